@@ -1,0 +1,3 @@
+from dicecam.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the `dicecam` CLI, one module each (see dicecam.cli)."""

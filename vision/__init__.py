@@ -1,0 +1,12 @@
+"""Photo in, dice out. Knows nothing of games.
+
+Public names:
+- `Dice`, `Die`: the result type (boxes, values, confidences).
+- `decode_image`, `ImageError`: bytes -> BGR ndarray, at the edge.
+- `DiceReader`: the trained model (onnxruntime); `reader.read(image) -> Dice`.
+- `annotate`: draw a `Dice` onto a copy of a photo.
+"""
+
+from vision.detections import Dice, Die
+
+__all__ = ["Dice", "Die"]
