@@ -1,0 +1,158 @@
+"""The Würfelpoker table: banked scores, the turn in progress, and when the game ends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from scoring import poker
+from scoring.dice import check_dice
+from scoring.errors import RuleError
+from scoring.events import Bank, Throw, parse_push_event
+from scoring.variants import Variant
+from scoring.winner import winner_of
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """The current player's turn so far.
+
+    `hot_dice` is true when every die has been set aside and the next throw uses all six
+    again; `throws` counts the throws of this turn.
+    """
+
+    turn_total: int = 0
+    dice_left: int = 6
+    hot_dice: bool = False
+    throws: int = 0
+
+    def to_dict(self) -> dict:
+        return {"turn_total": self.turn_total, "dice_left": self.dice_left,
+                "hot_dice": self.hot_dice}
+
+
+@dataclass(frozen=True)
+class PushTable:
+    """Players take turns in seating order; a turn ends with a bank or a bust."""
+
+    variant: Variant
+    players: tuple[str, ...]
+    target: int
+    finish_round: bool
+    scores: tuple[int, ...]
+    turns: tuple[tuple[int, ...], ...]
+    current: int = 0
+    turn_state: TurnState = TurnState()
+    reached_by: int | None = None
+    finished: bool = False
+
+    @classmethod
+    def start(cls, variant: Variant, players: tuple[str, ...], options: dict) -> PushTable:
+        n = len(players)
+        return cls(variant, players, options["target"], options["finish_round"],
+                   (0,) * n, ((),) * n)
+
+    @property
+    def current_player(self) -> str | None:
+        return None if self.finished else self.players[self.current]
+
+    @property
+    def turn(self) -> int:
+        """Turn number of the current player (of the last player once the game is over)."""
+        return len(self.turns[self.current]) + (0 if self.finished else 1)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return dict(zip(self.players, self.scores))
+
+    @property
+    def winner(self) -> str | list[str] | None:
+        if not self.finished:
+            return None
+        if not self.finish_round:
+            return self.players[self.reached_by]
+        return winner_of(self.totals)
+
+    def _check_turn(self, player: str) -> None:
+        if self.finished:
+            raise RuleError("The game is over; no more throws can be entered", code="game_over")
+        if player not in self.players:
+            raise RuleError(f"No player named {player!r} in this game", code="unknown_player",
+                            player=player)
+        if player != self.current_player:
+            raise RuleError(f"It is {self.current_player}'s turn, not {player}'s",
+                            code="not_your_turn", player=player, current=self.current_player)
+
+    def _check_throw(self, throw: Sequence[int]) -> tuple[int, ...]:
+        dice = check_dice(throw, what="throw")
+        left = self.turn_state.dice_left
+        if len(dice) != left:
+            raise RuleError(
+                f"{self.current_player} has {left} {'die' if left == 1 else 'dice'} in play, "
+                f"so the throw must have {left}, not {len(dice)}",
+                code="dice_count", expected=left, got=len(dice),
+            )
+        return dice
+
+    def keep_options(self, throw: Sequence[int]) -> list[poker.KeepOption]:
+        """Every legal set-aside of the current player's `throw`, best first."""
+        if self.finished:
+            raise RuleError("The game is over; no more throws can be entered", code="game_over")
+        return poker.keep_options(self._check_throw(throw))
+
+    def options(self, throw: Sequence[int]) -> list[dict]:
+        ts = self.turn_state
+        out = []
+        for option in self.keep_options(throw):
+            left = ts.dice_left - len(option.keep)
+            out.append({**option.to_dict(), "turn_total": ts.turn_total + option.points,
+                        "dice_left": left or 6, "hot_dice": left == 0})
+        return out
+
+    def play(self, event: object) -> tuple[Throw | Bank, PushTable]:
+        """Validate `event` and return it parsed, with the table after it."""
+        parsed = parse_push_event(event)
+        self._check_turn(parsed.player)
+        ts = self.turn_state
+        if isinstance(parsed, Bank):
+            if ts.turn_total == 0:
+                raise RuleError("Nothing to bank yet: throw first", code="bank_empty")
+            return parsed, self._end_turn(ts.turn_total)
+        throw = self._check_throw(parsed.throw)
+        bust = poker.is_bust(throw)
+        if parsed.keep is None:
+            if not bust:
+                raise RuleError(
+                    "This throw has scoring dice: set at least one aside (keep), "
+                    "only a throw with nothing to score is a bust",
+                    code="keep_missing",
+                )
+            return Throw(parsed.player, throw), self._end_turn(0)
+        if bust:
+            raise RuleError("Nothing in this throw scores: it is a bust and nothing can be set aside",
+                            code="keep_on_bust")
+        keep = check_dice(parsed.keep, what="set-aside")
+        points = poker.check_keep(throw, keep)
+        left = ts.dice_left - len(keep)
+        after = TurnState(ts.turn_total + points, left or 6, left == 0, ts.throws + 1)
+        return Throw(parsed.player, throw, keep), replace(self, turn_state=after)
+
+    def _end_turn(self, banked: int) -> PushTable:
+        i = self.current
+        scores = self.scores[:i] + (self.scores[i] + banked,) + self.scores[i + 1:]
+        turns = self.turns[:i] + (self.turns[i] + (banked,),) + self.turns[i + 1:]
+        reached = self.reached_by
+        if reached is None and scores[i] >= self.target:
+            reached = i
+        last_in_round = i == len(self.players) - 1
+        finished = reached is not None and (not self.finish_round or last_in_round)
+        nxt = i if finished else (i + 1) % len(self.players)
+        return replace(self, scores=scores, turns=turns, current=nxt, turn_state=TurnState(),
+                       reached_by=reached, finished=finished)
+
+    def state(self) -> dict:
+        return {
+            "sheet": {p: {"score": s, "turns": list(t)}
+                      for p, s, t in zip(self.players, self.scores, self.turns)},
+            "turn_state": self.turn_state.to_dict(),
+        }

@@ -1,0 +1,116 @@
+"""The Kniffel-family table: every player's sheet and whose turn it is, one event at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring.dice import check_dice
+from scoring.errors import RuleError
+from scoring.events import Fill, parse_sheet_event
+from scoring.sheet import Sheet
+from scoring.variants import Choice, SheetVariant
+from scoring.winner import winner_of
+
+
+@dataclass(frozen=True)
+class SheetTable:
+    """Players take turns in seating order; each turn fills exactly one open box."""
+
+    variant: SheetVariant
+    players: tuple[str, ...]
+    sheets: tuple[Sheet, ...]
+    moves: int = 0
+
+    @classmethod
+    def start(cls, variant: SheetVariant, players: tuple[str, ...]) -> SheetTable:
+        return cls(variant, players, tuple(Sheet.empty(variant) for _ in players))
+
+    @property
+    def finished(self) -> bool:
+        return all(s.is_full for s in self.sheets)
+
+    @property
+    def current_player(self) -> str | None:
+        return None if self.finished else self.players[self.moves % len(self.players)]
+
+    @property
+    def turn(self) -> int:
+        if self.finished:
+            return self.variant.turns
+        return self.moves // len(self.players) + 1
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {p: s.total for p, s in zip(self.players, self.sheets)}
+
+    @property
+    def winner(self) -> str | list[str] | None:
+        return winner_of(self.totals) if self.finished else None
+
+    def sheet_of(self, player: str) -> Sheet:
+        return self.sheets[self.players.index(player)]
+
+    def _check_turn(self, player: str) -> None:
+        if self.finished:
+            raise RuleError("The game is over; no more throws can be entered", code="game_over")
+        if player not in self.players:
+            raise RuleError(f"No player named {player!r} in this game", code="unknown_player",
+                            player=player)
+        if player != self.current_player:
+            raise RuleError(f"It is {self.current_player}'s turn, not {player}'s",
+                            code="not_your_turn", player=player, current=self.current_player)
+
+    def choices(self, dice: Sequence[int]) -> list[Choice]:
+        """The legal boxes for the current player's `dice`, best first."""
+        if self.finished:
+            raise RuleError("The game is over; no more throws can be entered", code="game_over")
+        dice = check_dice(dice, count=self.variant.dice_count)
+        return self.variant.choices(self.sheet_of(self.current_player), dice)
+
+    def options(self, dice: Sequence[int]) -> list[dict]:
+        return [c.to_dict() for c in self.choices(dice)]
+
+    def play(self, event: object) -> tuple[Fill, SheetTable]:
+        """Validate `event` and return it parsed, with the table after it."""
+        fill = parse_sheet_event(event)
+        self._check_turn(fill.player)
+        dice = check_dice(fill.dice, count=self.variant.dice_count, what="dice")
+        column = self._column(fill.column)
+        sheet = self.sheet_of(fill.player)
+        if not sheet.is_open(fill.box, column):
+            where = f" in column {column}" if self.variant.columns > 1 else ""
+            raise RuleError(
+                f"Box '{self.variant.label(fill.box, 'en')}'{where} is already filled for {fill.player}",
+                code="box_filled", box=fill.box.value, column=column, player=fill.player,
+            )
+        choices = self.variant.choices(sheet, dice)
+        chosen = next((c for c in choices if c.box is fill.box and (c.column or 1) == column), None)
+        if chosen is None:
+            raise RuleError(self.variant.forced_joker_message(sheet, dice), code="forced_joker",
+                            box=fill.box.value)
+        after = sheet.filled(fill.box, column, chosen.points).with_extra_bonus(
+            self.variant.extra_bonus(sheet, dice))
+        i = self.players.index(fill.player)
+        sheets = self.sheets[:i] + (after,) + self.sheets[i + 1:]
+        parsed = Fill(fill.player, dice, fill.box, fill.column)
+        return parsed, SheetTable(self.variant, self.players, sheets, self.moves + 1)
+
+    def _column(self, column: int | None) -> int:
+        n = self.variant.columns
+        if n == 1:
+            if column is not None:
+                raise RuleError(f"{self.variant.name('en')} has one column; leave out the column",
+                                code="column")
+            return 1
+        if column is None:
+            raise RuleError(f"Say which column to write into (1 to {n})", code="column_missing")
+        if not 1 <= column <= n:
+            raise RuleError(f"The column must be 1 to {n}, not {column}", code="column")
+        return column
+
+    def state(self) -> dict:
+        return {
+            "sheet": {p: s.to_dict() for p, s in zip(self.players, self.sheets)},
+        }
+
