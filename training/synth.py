@@ -1,0 +1,376 @@
+"""Synthetic dice photos for training the vision model.
+
+Pure functions of a ``numpy.random.Generator``: the same seed gives the same picture.
+A scene is a pinhole camera over a textured table (top-down to 55 degrees oblique), lit
+from one direction with cast shadows, with 1-30 real 3D dice (every visible face shows
+its own pips, opposite faces sum to 7), then a phone camera's faults: uneven light,
+colour cast, blur, noise and JPEG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from training.synth_dice import (
+    Camera,
+    Light,
+    Material,
+    PlacedDie,
+    draw_die,
+    make_camera,
+    place_die,
+    random_material,
+)
+from training.synth_textures import random_surface
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class SynthDie:
+    """One rendered die and what a labeller would write for it."""
+
+    value: int
+    top_box: Box  # box of the top face's projected quad, image pixels
+    die_box: Box  # box of the whole visible die
+    readable: bool  # False when even a person could not be sure of the top face
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A rendered photo (BGR uint8) and its dice."""
+
+    image: np.ndarray
+    dice: tuple[SynthDie, ...]
+
+
+def render_scene(
+    rng: np.random.Generator,
+    *,
+    size: tuple[int, int] | None = None,
+    n_dice: int | None = None,
+    clean: bool = False,
+) -> Scene:
+    """Render one random photo of dice on a table.
+
+    ``size`` is (width, height); None picks a phone-like aspect with the long side
+    480..1024. ``clean=True`` gives a straight top-down view of white dice with black
+    pips near the image centre on a plain light table, without camera faults (for tests).
+    """
+    w, h = size if size is not None else _phone_size(rng)
+    n = int(n_dice) if n_dice is not None else _dice_count(rng)
+    if not 1 <= n <= 60:
+        raise ValueError(f"n_dice must be 1..60, got {n}")
+    if clean:
+        cam = make_camera(w, h, tilt_deg=0.0, roll_deg=0.0, fov_deg=60.0)
+    else:
+        tilt = rng.uniform(0, 10) if rng.random() < 0.35 else rng.uniform(10, 55)
+        cam = make_camera(w, h, tilt_deg=tilt, roll_deg=rng.uniform(0, 360), fov_deg=rng.uniform(50, 75))
+    s_px = w * (rng.uniform(0.1, 0.14) if clean else np.exp(rng.uniform(np.log(0.025), np.log(0.2))))
+    s_px = min(s_px, np.sqrt(0.3 * w * h / n))
+    light = _random_light(rng, clean)
+    canvas = _table(rng, cam, w, h, s_px / cam.f, clean)
+    dice = _layout(rng, cam, w, h, n, s_px / cam.f, clean=clean)
+    _cast_shadows(rng, canvas, dice, cam, light, s_px, clean)
+    labels = _draw_dice(rng, canvas, dice, cam, light)
+    image = _photo_effects(rng, canvas) if not clean else np.clip(canvas, 0, 255).astype(np.uint8)
+    return Scene(image, labels)
+
+
+def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.ndarray:
+    """One die showing ``value`` as the face reader sees it: a (size, size, 3) BGR uint8 crop.
+
+    The die fills 55-85% of the crop with offset, scale and rotation jitter; oblique views
+    show its side faces; neighbours sometimes intrude at the border.
+    """
+    if value not in range(1, 7):
+        raise ValueError(f"die value must be 1..6, got {value}")
+    r = 4 * size
+    tilt = rng.uniform(0, 10) if rng.random() < 0.3 else rng.uniform(10, 55)
+    cam = make_camera(r, r, tilt_deg=tilt, roll_deg=rng.uniform(0, 360), fov_deg=rng.uniform(50, 75))
+    s = r * rng.uniform(0.17, 0.22) / cam.f
+    light = _random_light(rng, False)
+    canvas = _table(rng, cam, r, r, s, False)
+    mats = _materials(rng, False)
+    centre = cam.to_table(np.array([[r / 2, r / 2]]))[0, :2]
+    main = place_die(rng, centre, s, value, mats[0], yaw=rng.uniform(0, 2 * np.pi),
+                     tilt_deg=rng.uniform(0, 6), tilt_dir=rng.uniform(0, 2 * np.pi))
+    dice = [main]
+    for _ in range(rng.choice(4, p=[0.5, 0.25, 0.15, 0.1])):
+        d = _touching(rng, dice, s, mats[rng.integers(len(mats))], rng.uniform(1.02, 1.5))
+        if d is not None:
+            dice.append(d)
+    _cast_shadows(rng, canvas, dice, cam, light, s * cam.f, False)
+    for d in sorted(dice, key=lambda d: -float(cam.depth(d.centre[None])[0])):
+        draw_die(rng, canvas, d, cam, light)
+    uv = cam.project(main.vertices())
+    (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
+    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.85)
+    cx = (bx0 + bx1) / 2 + rng.uniform(-0.08, 0.08) * side
+    cy = (by0 + by1) / 2 + rng.uniform(-0.08, 0.08) * side
+    src = np.float32([[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx - side / 2, cy + side / 2]])
+    dst = np.float32([[0, 0], [size, 0], [0, size]])
+    crop = cv2.warpAffine(canvas, cv2.getAffineTransform(src, dst), (size, size),
+                          flags=cv2.INTER_AREA if side > size else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if side > 2 * size:  # warpAffine does not pre-filter: soften like a lens would
+        crop = cv2.GaussianBlur(crop, (0, 0), 0.35 * side / size)
+    return _photo_effects(rng, crop)
+
+
+# --- scene parts ------------------------------------------------------------------------
+
+
+def _phone_size(rng: np.random.Generator) -> tuple[int, int]:
+    aspect = (4 / 3, 16 / 9, 1.0, 3 / 2)[rng.choice(4, p=[0.45, 0.25, 0.2, 0.1])]
+    long = int(rng.integers(480, 1025))
+    short = int(round(long / aspect))
+    return (long, short) if rng.random() < 0.6 else (short, long)
+
+
+def _dice_count(rng: np.random.Generator) -> int:
+    u = rng.random()
+    hi = 6 if u < 0.5 else 12 if u < 0.8 else 30
+    return int(rng.integers(1, hi + 1))
+
+
+def _random_light(rng: np.random.Generator, clean: bool) -> Light:
+    if clean:
+        elev, azim = np.radians(80), 0.0
+        return Light((np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)), 0.7)
+    elev, azim = np.radians(rng.uniform(25, 88)), rng.uniform(0, 2 * np.pi)
+    d = (np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev))
+    return Light(tuple(float(v) for v in d), float(rng.uniform(0.35, 0.75)))
+
+
+def _materials(rng: np.random.Generator, clean: bool) -> list[Material]:
+    if clean:
+        return [random_material(rng, clean=True)]
+    k = 1 if rng.random() < 0.5 else int(rng.integers(2, 6))
+    return [random_material(rng) for _ in range(k)]
+
+
+def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, clean: bool) -> np.ndarray:
+    """The table surface as the camera sees it, float32 BGR (h, w, 3)."""
+    if clean:
+        canvas = np.empty((h, w, 3), np.float32)
+        canvas[:] = (175, 180, 185)
+        return canvas
+    m = 0.05 * max(w, h)
+    corners = np.array([[-m, -m], [w + m, -m], [-m, h + m], [w + m, h + m]])
+    xy = cam.to_table(corners)[:, :2]
+    phi = rng.uniform(0, 2 * np.pi)
+    rot = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
+    q = xy @ rot  # table -> texture axes (rot.T applied to each row)
+    q0, q1 = q.min(0), q.max(0)
+    ppu = np.sqrt(1.1 * w * h / np.prod(q1 - q0))
+    ppu = min(ppu, 2000 / max(q1 - q0))
+    tw, th = (np.ceil((q1 - q0) * ppu) + 2).astype(int)
+    tex = random_surface(rng, int(th), int(tw), ppu * die)
+    a = np.eye(3)
+    a[:2, :2] = rot / ppu
+    a[:2, 2] = rot @ q0
+    hom = cam.table_homography() @ a
+    return cv2.warpPerspective(np.ascontiguousarray(tex, np.float32), hom, (w, h),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def _footprint_overlap(a: tuple, b: tuple, margin: float) -> bool:
+    """Separating-axis test of two yawed squares (xy, yaw, half-size) on the table."""
+    (pa, ya, ha), (pb, yb, hb) = a, b
+    d = pb - pa
+    ea = [(np.cos(ya), np.sin(ya)), (-np.sin(ya), np.cos(ya))]
+    eb = [(np.cos(yb), np.sin(yb)), (-np.sin(yb), np.cos(yb))]
+    for ax in ea + eb:
+        ra = ha * sum(abs(ax[0] * e[0] + ax[1] * e[1]) for e in ea)
+        rb = hb * sum(abs(ax[0] * e[0] + ax[1] * e[1]) for e in eb)
+        if abs(d[0] * ax[0] + d[1] * ax[1]) >= ra + rb - margin:
+            return False
+    return True
+
+
+def _footprint(d: PlacedDie) -> tuple:
+    yaw = float(np.arctan2(d.rot[1, 0], d.rot[0, 0]))
+    t = np.radians(d.tilt_deg)
+    return d.centre[:2], yaw, d.size / 2 * (np.cos(t) + np.sin(t))
+
+
+def _fits(d: PlacedDie, dice: list[PlacedDie]) -> bool:
+    fp = _footprint(d)
+    return not any(_footprint_overlap(fp, _footprint(o), 0.01 * d.size) for o in dice)
+
+
+def _touching(rng: np.random.Generator, dice: list[PlacedDie], s: float, mat: Material,
+              start: float, *, cocked: bool = False) -> PlacedDie | None:
+    """A new die pushed against a random existing one (or None when there is no room)."""
+    other = dice[rng.integers(len(dice))]
+    ang = rng.uniform(0, 2 * np.pi)
+    direc = np.array([np.cos(ang), np.sin(ang)])
+    tilt = float(rng.uniform(10, 40)) if cocked else 0.0
+    yaw = rng.uniform(0, 2 * np.pi)
+    value = int(rng.integers(1, 7))
+    dist = start * s
+    for _ in range(25):
+        d = place_die(rng, other.centre[:2] + direc * dist, s, value, mat, yaw=yaw,
+                      tilt_deg=tilt, tilt_dir=ang + np.pi / 2)
+        if _fits(d, dice):
+            return d
+        dist += 0.06 * s
+    return None
+
+
+def _layout(rng: np.random.Generator, cam: Camera, w: int, h: int, n: int, s: float, *, clean: bool) -> list[PlacedDie]:
+    """``n`` dice on the table, centres in view, none inside another; shrinks them if crowded."""
+    mats = _materials(rng, clean)
+    for _ in range(12):
+        dice: list[PlacedDie] = []
+        touch = 0.0 if clean else rng.uniform(0, 0.8)
+        lo, hi = (0.4, 0.6) if clean else (0.0, 1.0)
+        for _ in range(n):
+            mat = mats[rng.integers(len(mats))]
+            size = s * (rng.uniform(0.92, 1.08) if len(mats) > 1 else 1.0)
+            cocked = not clean and bool(rng.random() < 0.05)
+            for _ in range(40):
+                if dice and rng.random() < touch:
+                    d = _touching(rng, dice, size, mat, rng.uniform(1.0, 1.3), cocked=cocked)
+                else:
+                    uv = np.array([[rng.uniform(lo, hi) * w, rng.uniform(lo, hi) * h]])
+                    xy = cam.to_table(uv)[0, :2]
+                    tilt = float(rng.uniform(10, 40)) if cocked else 0.0
+                    d = place_die(rng, xy, size, int(rng.integers(1, 7)), mat, yaw=rng.uniform(0, 2 * np.pi),
+                                  tilt_deg=tilt, tilt_dir=rng.uniform(0, 2 * np.pi))
+                    d = d if _fits(d, dice) else None
+                if d is not None:
+                    c = cam.project(d.centre[None])[0]
+                    if 0 <= c[0] < w and 0 <= c[1] < h:
+                        dice.append(d)
+                        break
+            else:
+                break
+        if len(dice) == n:
+            return dice
+        s *= 0.85
+    raise RuntimeError("could not place the dice")  # pragma: no cover - shrinking always succeeds
+
+
+def _blur_mask(mask: np.ndarray, sigma: float) -> np.ndarray:
+    if sigma < 0.3:
+        return mask
+    if sigma <= 4:
+        return cv2.GaussianBlur(mask, (0, 0), sigma)
+    h, w = mask.shape
+    f = sigma / 3
+    small = cv2.resize(mask, (max(1, int(w / f)), max(1, int(h / f))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 3)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _cast_shadows(rng: np.random.Generator, canvas: np.ndarray, dice: list[PlacedDie], cam: Camera,
+                  light: Light, s_px: float, clean: bool) -> None:
+    """Darken the table under and behind every die, away from the light."""
+    h, w = canvas.shape[:2]
+    cast = np.zeros((h, w), np.float32)
+    contact = np.zeros((h, w), np.float32)
+    ldir = np.asarray(light.direction)
+    for d in dice:
+        v = d.vertices()
+        on_table = v - (v[:, 2:3] / ldir[2]) * ldir
+        pts = cv2.convexHull(np.round(cam.project(on_table) * 16).astype(np.int32))
+        cv2.fillConvexPoly(cast, pts, 1.0, cv2.LINE_AA, 4)
+        foot = d.centre[:2] + (v[:, :2] - d.centre[:2]) * 1.1
+        foot = np.column_stack([foot, np.zeros(8)])
+        pts = cv2.convexHull(np.round(cam.project(foot) * 16).astype(np.int32))
+        cv2.fillConvexPoly(contact, pts, 1.0, cv2.LINE_AA, 4)
+    if clean:
+        strength, soft = 0.3, 0.15
+    else:
+        strength, soft = rng.uniform(0.2, 0.7) * (1.2 - light.ambient), rng.uniform(0.005, 0.3)
+    dark = strength * _blur_mask(cast, soft * s_px) + 0.35 * _blur_mask(contact, 0.08 * s_px + 0.5)
+    canvas *= (1 - np.clip(dark, 0, 0.85))[..., None]
+
+
+def _draw_dice(rng: np.random.Generator, canvas: np.ndarray, dice: list[PlacedDie], cam: Camera,
+               light: Light) -> tuple[SynthDie, ...]:
+    """Paint the dice far to near; label each with boxes clipped to the image and readability."""
+    h, w = canvas.shape[:2]
+    order = sorted(dice, key=lambda d: -float(cam.depth(d.centre[None])[0]))
+    hulls = [draw_die(rng, canvas, d, cam, light) for d in order]
+    labels = []
+    for i, d in enumerate(order):
+        uv = hulls[i]
+        top = cam.project(d.face_corners(d.top_face()))
+        full_top = _box(top)
+        top_box, die_box = _clip(full_top, w, h), _clip(_box(uv), w, h)
+        cut = _area(top_box) < 0.75 * _area(full_top)
+        n_top = d.rot @ np.array([0, 0, 1.0])
+        view = cam.centre - d.centre
+        facing = float(n_top @ view / np.linalg.norm(view))
+        hidden = _hidden_share(top, [hulls[j] for j in range(i + 1, len(order))])
+        readable = d.tilt_deg <= 25 and not cut and facing > 0.2 and hidden < 0.35
+        labels.append(SynthDie(d.value, top_box, die_box, bool(readable)))
+    return tuple(labels)
+
+
+def _box(pts: np.ndarray) -> Box:
+    (x0, y0), (x1, y1) = pts.min(0), pts.max(0)
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def _clip(b: Box, w: int, h: int) -> Box:
+    return (min(max(b[0], 0.0), w), min(max(b[1], 0.0), h), min(max(b[2], 0.0), w), min(max(b[3], 0.0), h))
+
+
+def _area(b: Box) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _hidden_share(quad: np.ndarray, nearer: list[np.ndarray]) -> float:
+    """Share of the projected top face covered by the silhouettes of dice drawn after it."""
+    (x0, y0), (x1, y1) = np.floor(quad.min(0)), np.ceil(quad.max(0))
+    boxes = [(hl.min(0), hl.max(0)) for hl in nearer]
+    over = [hl for hl, (lo, hi) in zip(nearer, boxes) if lo[0] < x1 and hi[0] > x0 and lo[1] < y1 and hi[1] > y0]
+    if not over:
+        return 0.0
+    sw, sh = int(x1 - x0) + 1, int(y1 - y0) + 1
+    mask = np.zeros((sh, sw), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 1)
+    total = int(mask.sum())
+    for hl in over:
+        cv2.fillConvexPoly(mask, cv2.convexHull(np.round(hl - (x0, y0)).astype(np.int32)), 0)
+    return 1.0 - int(mask.sum()) / max(total, 1)
+
+
+# --- camera faults ----------------------------------------------------------------------
+
+
+def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Uneven light, white balance, exposure, blur, sensor noise, JPEG; float32 in, uint8 out."""
+    h, w = img.shape[:2]
+    gy, gx = np.mgrid[0:6, 0:6].astype(np.float32) / 5 - 0.5
+    a = rng.uniform(0, 2 * np.pi)
+    field = 1 + rng.uniform(0, 0.5) * (gx * np.cos(a) + gy * np.sin(a))
+    field -= rng.uniform(0, 0.6) * (gx**2 + gy**2)
+    field = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    gains = np.exp(rng.normal(0, 0.07, 3)).astype(np.float32) * np.float32(np.exp(rng.normal(0, 0.22)))
+    img = img * field[..., None] * gains
+    u = rng.random()
+    if u < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 0.6 + 0.002 * max(w, h)))
+    elif u < 0.42:
+        length = int(rng.integers(3, max(4, int(0.015 * max(w, h)) + 3)))
+        k = np.zeros((length, length), np.float32)
+        cv2.line(k, (0, length // 2), (length - 1, length // 2), 1.0, 1)
+        rotm = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        k = cv2.warpAffine(k, rotm, (length, length))
+        img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
+    sigma = rng.uniform(0, 8)
+    if sigma > 0.5:
+        noise = rng.standard_normal((h, w), dtype=np.float32) * np.float32(sigma)
+        img += noise[..., None]
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.9:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out

@@ -1,0 +1,407 @@
+"""Die geometry, materials, pip faces, camera projection and drawing of one die."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from training.synth_textures import jitter_color, smooth_noise
+
+# --- cube geometry (die-local frame, edge 1, centre at the origin) --------------------
+
+NORMALS = np.array(
+    [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], np.float64
+)
+VERTICES = np.array([[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)])
+
+
+def _face_corners(n: np.ndarray) -> np.ndarray:
+    # Texture x runs along u, y along v, and u x v = -n so that a face seen from outside
+    # is not mirrored.
+    u = np.array([0.0, 1.0, 0.0]) if abs(n[0]) > 0.5 else np.array([1.0, 0.0, 0.0])
+    v = np.cross(u, n)
+    return np.array([0.5 * n + 0.5 * (su * u + sv * v) for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+
+
+FACE_CORNERS = np.stack([_face_corners(n) for n in NORMALS])  # (6, 4, 3)
+
+# A standard die (opposite faces sum to 7) in body axes +X, -X, +Y, -Y, +Z, -Z.
+_BASE_VALUES = np.array([3, 4, 5, 2, 1, 6])
+
+
+def _cube_rotations() -> list[np.ndarray]:
+    rots = []
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        for signs in np.ndindex(2, 2, 2):
+            m = np.zeros((3, 3))
+            for row, (col, s) in enumerate(zip(perm, signs)):
+                m[row, col] = -1 if s else 1
+            if np.linalg.det(m) > 0:
+                rots.append(m)
+    return rots
+
+
+_ROTATIONS = _cube_rotations()
+
+
+def _face_value_table() -> dict[tuple[int, int], np.ndarray]:
+    """(handedness, top value) -> (4, 6) possible values on the local faces."""
+    table: dict[tuple[int, int], list[np.ndarray]] = {}
+    for hand in (0, 1):
+        base = _BASE_VALUES.copy()
+        if hand:
+            base[[0, 1]] = base[[1, 0]]
+        for m in _ROTATIONS:
+            # local face i shows the body face that m turns onto it
+            values = np.array([base[int(np.argmax(NORMALS @ (m.T @ n)))] for n in NORMALS])
+            table.setdefault((hand, int(values[4])), []).append(values)
+    return {k: np.stack(v) for k, v in table.items()}
+
+
+_FACE_VALUES = _face_value_table()
+
+
+def face_values(rng: np.random.Generator, top: int) -> np.ndarray:
+    """Values on the local faces (+X, -X, +Y, -Y, +Z, -Z) of a die showing ``top`` upward.
+
+    Opposite faces sum to 7 and adjacent faces follow a real die of random handedness.
+    """
+    options = _FACE_VALUES[(int(rng.integers(2)), top)]
+    return options[rng.integers(len(options))].copy()
+
+
+# --- camera ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Camera:
+    """Pinhole camera over the table plane z = 0; ``rot`` maps world to camera axes."""
+
+    f: float
+    cx: float
+    cy: float
+    rot: np.ndarray
+    centre: np.ndarray
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """World points (N, 3) -> image points (N, 2)."""
+        pc = (pts - self.centre) @ self.rot.T
+        z = np.maximum(pc[:, 2:3], 1e-6)
+        return pc[:, :2] / z * self.f + (self.cx, self.cy)
+
+    def depth(self, pts: np.ndarray) -> np.ndarray:
+        return (pts - self.centre) @ self.rot[2]
+
+    def to_table(self, uv: np.ndarray, z: float = 0.0) -> np.ndarray:
+        """Image points (N, 2) -> points on the plane at height ``z`` (N, 3)."""
+        uv = np.atleast_2d(uv)
+        d = np.column_stack([(uv[:, 0] - self.cx) / self.f, (uv[:, 1] - self.cy) / self.f, np.ones(len(uv))])
+        d = d @ self.rot  # camera -> world directions
+        t = (z - self.centre[2]) / d[:, 2]
+        return self.centre + t[:, None] * d
+
+    def table_homography(self) -> np.ndarray:
+        """3x3 map from table-plane (x, y, 1) to image pixels."""
+        k = np.array([[self.f, 0, self.cx], [0, self.f, self.cy], [0, 0, 1]])
+        return k @ np.column_stack([self.rot[:, 0], self.rot[:, 1], -self.rot @ self.centre])
+
+
+def make_camera(w: int, h: int, *, tilt_deg: float, roll_deg: float, fov_deg: float) -> Camera:
+    """Camera at distance 1 from the table origin, tilted ``tilt_deg`` from straight down.
+
+    The tilt is lowered until every image corner sees the table at a sane distance.
+    """
+    f = max(w, h) / (2 * np.tan(np.radians(fov_deg) / 2))
+    corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], np.float64)
+    tilt = tilt_deg
+    while True:
+        t, r = np.radians(tilt), np.radians(roll_deg)
+        fwd = np.array([0.0, np.sin(t), -np.cos(t)])
+        x = np.array([1.0, 0.0, 0.0])
+        y = np.cross(fwd, x)
+        xr, yr = np.cos(r) * x + np.sin(r) * y, -np.sin(r) * x + np.cos(r) * y
+        cam = Camera(f, w / 2, h / 2, np.stack([xr, yr, fwd]), -fwd)
+        d = cam.depth(cam.to_table(corners))
+        if tilt <= 0 or (np.all(d > 0) and d.max() / d.min() < 3.5):
+            return cam
+        tilt = max(0.0, tilt - 4)
+
+
+# --- materials ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Material:
+    """How a die looks: colours are BGR 0..255."""
+
+    body: tuple[float, float, float]
+    pip: tuple[float, float, float]
+    one_pip: tuple[float, float, float]
+    four_pip: tuple[float, float, float]
+    one_scale: float = 1.0
+    pip_radius: float = 0.1
+    pip_spread: float = 0.27
+    opacity: float = 1.0
+    marble: tuple[float, float, float] | None = None
+    marble_freq: float = 2.0
+    gloss: float = 0.2
+    shininess: float = 20.0
+    corner: float = 0.12
+    engraved: bool = False
+    square_pips: bool = False
+
+
+def _c(bgr) -> tuple[float, float, float]:
+    return tuple(float(v) for v in bgr)
+
+
+_WHITE = (235, 238, 240)
+_BLACK = (25, 25, 25)
+_RED = (40, 30, 200)
+_COLOURS = {
+    "red": (45, 35, 190), "green": (60, 140, 30), "blue": (170, 80, 25), "yellow": (40, 200, 230),
+    "black": (30, 30, 30), "purple": (130, 40, 100), "orange": (30, 120, 235), "pink": (170, 120, 230),
+    "teal": (140, 130, 20), "ivory": (200, 230, 240), "brown": (40, 70, 120), "grey": (130, 130, 130),
+}
+
+
+def random_material(rng: np.random.Generator, *, clean: bool = False) -> Material:
+    """Any die look: white/ivory, coloured, black, translucent, marbled or pearlescent."""
+    pip_r = float(rng.uniform(0.08, 0.13))
+    spread = float(rng.uniform(0.24, 0.30))
+    corner = float(rng.uniform(0.06, 0.2))
+    if clean:
+        return Material(_WHITE, _BLACK, _BLACK, _BLACK, pip_radius=0.11, corner=0.1)
+    kind = rng.choice(6, p=[0.34, 0.25, 0.09, 0.12, 0.12, 0.08])
+    marble = None
+    opacity, gloss, shin = 1.0, float(rng.uniform(0.05, 0.35)), float(rng.uniform(8, 40))
+    if kind == 0:  # white or ivory, black pips
+        body = jitter_color(rng, _WHITE if rng.random() < 0.6 else _COLOURS["ivory"], 0.06)
+        pip = jitter_color(rng, _BLACK, 0.3) if rng.random() < 0.85 else jitter_color(
+            rng, ((120, 40, 20), _RED, (30, 90, 30))[rng.integers(3)], 0.2)
+    elif kind == 1:  # coloured
+        name = ("red", "green", "blue", "yellow", "purple", "orange", "pink", "teal", "brown", "grey")[rng.integers(10)]
+        body = jitter_color(rng, _COLOURS[name], 0.15)
+        light_body = body.mean() > 150
+        pip = jitter_color(rng, _BLACK if light_body or rng.random() < 0.2 else _WHITE, 0.1)
+    elif kind == 2:  # black
+        body = jitter_color(rng, _COLOURS["black"], 0.3)
+        pip = jitter_color(rng, (_WHITE, _RED, (30, 200, 230), (40, 170, 220))[rng.integers(4)], 0.1)
+    elif kind == 3:  # translucent (casino style)
+        name = ("red", "blue", "green", "purple", "yellow", "grey")[rng.integers(6)]
+        body = jitter_color(rng, _COLOURS[name], 0.15)
+        pip = jitter_color(rng, _WHITE, 0.05)
+        opacity = float(rng.uniform(0.45, 0.8))
+        gloss, shin, corner = float(rng.uniform(0.3, 0.7)), float(rng.uniform(30, 80)), float(rng.uniform(0.02, 0.08))
+    elif kind == 4:  # marbled / swirled
+        names = list(_COLOURS)
+        a, b = rng.choice(len(names), 2, replace=False)
+        body = jitter_color(rng, _COLOURS[names[a]], 0.15)
+        marble = _c(jitter_color(rng, _COLOURS[names[b]], 0.15))
+        mean = (body.mean() + np.mean(marble)) / 2
+        pip = jitter_color(rng, _BLACK if mean > 140 else (_WHITE if rng.random() < 0.7 else (60, 180, 220)), 0.1)
+    else:  # pearlescent
+        body = jitter_color(rng, tuple(rng.uniform(120, 250, 3)), 0.05)
+        marble = _c(np.clip(body * rng.uniform(0.8, 1.15, 3), 0, 255))
+        pip = jitter_color(rng, _BLACK if body.mean() > 140 else _WHITE, 0.1)
+        gloss = float(rng.uniform(0.3, 0.6))
+    one_pip, four_pip, one_scale = pip, pip, 1.0
+    u = rng.random()
+    if u < 0.08:  # Asian style: red one and four
+        one_pip = four_pip = jitter_color(rng, _RED, 0.1)
+        one_scale = float(rng.uniform(1.3, 1.8))
+    elif u < 0.25:
+        one_scale = float(rng.uniform(1.2, 1.9))
+        if rng.random() < 0.4:
+            one_pip = jitter_color(rng, _RED, 0.1)
+    return Material(
+        _c(body), _c(pip), _c(one_pip), _c(four_pip), one_scale, pip_r, spread, opacity,
+        marble, float(rng.uniform(1, 4)), gloss, shin, corner,
+        engraved=bool(rng.random() < 0.3), square_pips=bool(rng.random() < 0.06),
+    )
+
+
+# --- face textures --------------------------------------------------------------------
+
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+@functools.lru_cache(maxsize=64)
+def _face_masks(t: int, corner_q: int) -> tuple[np.ndarray, np.ndarray]:
+    """(alpha of a rounded square, edge-distance 0..1 where 1 is the face centre)."""
+    c = np.arange(t, dtype=np.float32) + 0.5
+    d = np.minimum(c, t - c) / (t / 2)  # 0 at the edge, 1 at the centre line
+    edge = np.minimum(d[:, None], d[None, :])
+    r = max(corner_q / 100 * t, 0.5)
+    qx = np.maximum(r - np.minimum(c, t - c), 0)
+    dist = np.sqrt(qx[:, None] ** 2 + qx[None, :] ** 2)
+    alpha = np.clip(r - dist + 0.5, 0, 1).astype(np.float32)
+    return alpha, edge.astype(np.float32)
+
+
+def face_texture(
+    rng: np.random.Generator, value: int, t: int, mat: Material, *, diffuse: float, spec: float, bevel: float
+) -> np.ndarray:
+    """Premultiplied BGRA float32 (t, t, 4) of one lit face showing ``value``."""
+    if mat.marble is not None:
+        n = smooth_noise(rng, t, t, t / rng.uniform(1.5, 4))
+        yy, xx = np.mgrid[0:t, 0:t].astype(np.float32) / t
+        a = rng.uniform(0, np.pi)
+        s = np.sin((xx * np.cos(a) + yy * np.sin(a)) * mat.marble_freq * 2 * np.pi + n * rng.uniform(4, 10))
+        m = (0.5 + 0.5 * s) ** 2
+        img = np.asarray(mat.body, np.float32) * (1 - m[..., None]) + np.asarray(mat.marble, np.float32) * m[..., None]
+        img = np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
+    else:
+        img = np.empty((t, t, 3), np.uint8)
+        img[:] = np.asarray(mat.body, np.uint8)
+    pipmask = np.zeros((t, t), np.uint8)
+    colour = mat.one_pip if value == 1 else mat.four_pip if value == 4 else mat.pip
+    r = mat.pip_radius * t * (mat.one_scale if value == 1 else 1.0)
+    sh = 16  # fixed-point shift for sub-pixel anti-aliased circles
+    for px, py in _PIPS[value]:
+        cx, cy = (0.5 + mat.pip_spread * px) * t, (0.5 + mat.pip_spread * py) * t
+        centre = (int(cx * sh), int(cy * sh))
+        if mat.square_pips:
+            h = r * 0.85
+            pts = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]]) * sh
+            cv2.fillConvexPoly(img, pts.astype(np.int32), colour, cv2.LINE_AA, 4)
+            cv2.fillConvexPoly(pipmask, pts.astype(np.int32), 255, cv2.LINE_AA, 4)
+            continue
+        if mat.engraved:  # a drilled pip: dark rim, paint set slightly inside
+            rim = tuple(float(v) * 0.45 for v in mat.body)
+            cv2.circle(img, centre, int(r * 1.12 * sh), rim, -1, cv2.LINE_AA, 4)
+        cv2.circle(img, centre, int(r * sh), colour, -1, cv2.LINE_AA, 4)
+        cv2.circle(pipmask, centre, int(r * sh), 255, -1, cv2.LINE_AA, 4)
+    alpha, edge = _face_masks(t, int(round(mat.corner * 100)))
+    # rounded edges turn away from the light: darken a band along the face border
+    shade = 1 - 0.45 * np.clip(1 - edge / max(bevel, 1e-3), 0, 1) ** 2
+    out = np.empty((t, t, 4), np.float32)
+    col = img.astype(np.float32) * (shade * diffuse)[..., None]
+    if spec > 0:
+        col += 255 * spec * np.clip(edge * 1.4, 0, 1)[..., None]
+    a = alpha * (mat.opacity + (1 - mat.opacity) * pipmask.astype(np.float32) / 255)
+    out[..., :3] = np.minimum(col, 255) * a[..., None]
+    out[..., 3] = a
+    return out
+
+
+# --- a die in the scene ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PlacedDie:
+    """A die resting on the table: centre (3,), edge length, local->world rotation."""
+
+    centre: np.ndarray
+    size: float
+    rot: np.ndarray
+    values: np.ndarray  # value on each local face
+    material: Material
+    face_turns: np.ndarray  # quarter turns of each face's texture
+    tilt_deg: float = 0.0
+
+    def vertices(self) -> np.ndarray:
+        return self.centre + self.size * VERTICES @ self.rot.T
+
+    def top_face(self) -> int:
+        return int(np.argmax((NORMALS @ self.rot.T)[:, 2]))
+
+    @property
+    def value(self) -> int:
+        return int(self.values[self.top_face()])
+
+    def face_corners(self, i: int) -> np.ndarray:
+        return self.centre + self.size * FACE_CORNERS[i] @ self.rot.T
+
+
+def place_die(
+    rng: np.random.Generator, xy: np.ndarray, size: float, value: int, mat: Material,
+    *, yaw: float, tilt_deg: float = 0.0, tilt_dir: float = 0.0,
+) -> PlacedDie:
+    """A die at table position ``xy``, turned by ``yaw`` and cocked by ``tilt_deg``."""
+    cy, sy = np.cos(yaw), np.sin(yaw)
+    r = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
+    if tilt_deg:
+        axis = np.array([np.cos(tilt_dir), np.sin(tilt_dir), 0.0])
+        r = _axis_rotation(axis, np.radians(tilt_deg)) @ r
+    lowest = (size * VERTICES @ r.T)[:, 2].min()
+    centre = np.array([xy[0], xy[1], -lowest])
+    return PlacedDie(centre, size, r, face_values(rng, value), mat, rng.integers(0, 4, 6), tilt_deg)
+
+
+def _axis_rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
+
+
+@dataclass(frozen=True)
+class Light:
+    """Direction towards the light (unit, world), ambient share 0..1."""
+
+    direction: tuple[float, float, float]
+    ambient: float
+
+
+def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: Camera, light: Light) -> np.ndarray:
+    """Paint ``die`` onto the float32 BGR ``canvas`` in place; return its 8 projected vertices."""
+    uv = cam.project(die.vertices())
+    hgt, wid = canvas.shape[:2]
+    x0, y0 = np.floor(uv.min(0)).astype(int) - 2
+    x1, y1 = np.ceil(uv.max(0)).astype(int) + 3
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, wid), min(y1, hgt)
+    if x1 <= x0 or y1 <= y0:
+        return uv
+    roi = canvas[y0:y1, x0:x1]
+    rw, rh = x1 - x0, y1 - y0
+    local = uv - (x0, y0)
+    mat = die.material
+    edge_px = float(np.max(np.linalg.norm(local[None] - local[:, None], axis=-1))) / np.sqrt(3)
+
+    hull = cv2.convexHull(np.round(local * 16).astype(np.int32))
+    mask = np.zeros((rh, rw), np.uint8)
+    cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA, 4)
+    rad = int(mat.corner * edge_px * 0.6)
+    if rad >= 1:  # round the silhouette's corners
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rad + 1, 2 * rad + 1))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
+    m = mask.astype(np.float32)[..., None] / 255
+    body = np.asarray(mat.body, np.float32)
+    if mat.opacity < 1:  # light through a translucent die takes its colour
+        tint = np.clip(body / max(body.max(), 1) * 1.1, 0.1, 1)
+        roi *= 1 - m * (1 - tint)
+    ldir = np.asarray(light.direction)
+    roi[:] = roi * (1 - m * mat.opacity) + body * (light.ambient * 0.6) * m * mat.opacity
+
+    t = int(np.clip(np.ceil(edge_px * 1.5 / 8) * 8, 16, 160))
+    bevel = float(np.clip(mat.corner * 1.2 + 0.05, 0.06, 0.3))
+    world_n = NORMALS @ die.rot.T
+    src = np.array([[0, 0], [t, 0], [t, t], [0, t]], np.float32)
+    for i in range(6):
+        n = world_n[i]
+        fc = die.centre + 0.5 * die.size * n
+        view = cam.centre - fc
+        if n @ view <= 0:
+            continue
+        view /= np.linalg.norm(view)
+        diffuse = light.ambient + (1 - light.ambient) * max(0.0, float(n @ ldir))
+        half = ldir + view
+        half /= np.linalg.norm(half)
+        spec = mat.gloss * max(0.0, float(n @ half)) ** mat.shininess
+        tex = face_texture(rng, int(die.values[i]), t, mat, diffuse=diffuse, spec=spec, bevel=bevel)
+        dst = cam.project(die.face_corners(i)) - (x0, y0)
+        dst = np.roll(dst, int(die.face_turns[i]), axis=0).astype(np.float32)
+        hmat = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        a = warped[..., 3:4] * m
+        roi[:] = roi * (1 - a) + warped[..., :3] * m
+    return uv

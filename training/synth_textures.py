@@ -1,0 +1,181 @@
+"""Procedural table surfaces for the synthetic dice renderer.
+
+Every surface function returns a float32 BGR image (h, w, 3) in 0..255, axis-aligned in
+*table* coordinates; the scene warps it into the camera. Feature sizes are given in
+texture pixels per die edge (``ppd``) so grain, fibres and weave stay in proportion to the
+dice at any camera distance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+Color = tuple[float, float, float]
+
+
+def smooth_noise(rng: np.random.Generator, h: int, w: int, cell_y: float, cell_x: float | None = None) -> np.ndarray:
+    """Value noise in about [0, 1], float32 (h, w), features ``cell`` pixels wide."""
+    cell_x = cell_y if cell_x is None else cell_x
+    gh = int(min(max(2, h / max(cell_y, 1.0) + 2), h + 2))
+    gw = int(min(max(2, w / max(cell_x, 1.0) + 2), w + 2))
+    grid = rng.random((gh, gw), dtype=np.float32)
+    return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def fine_noise(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """Per-pixel uniform noise in [-0.5, 0.5), float32 (h, w)."""
+    return rng.random((h, w), dtype=np.float32) - 0.5
+
+
+def jitter_color(rng: np.random.Generator, bgr: Color, amount: float = 0.1) -> np.ndarray:
+    """A colour near ``bgr``: brightness and per-channel jitter by ``amount``."""
+    c = np.asarray(bgr, np.float32) * rng.uniform(1 - amount, 1 + amount)
+    c *= 1 + rng.uniform(-amount / 2, amount / 2, 3).astype(np.float32)
+    return np.clip(c, 0, 255)
+
+
+def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    t = t[..., None]
+    return a * (1 - t) + b * t
+
+
+# BGR tones, light to dark: birch, pine, oak, teak, cherry, walnut, grey-washed, white-washed.
+_WOOD = [
+    (150, 195, 225), (120, 180, 220), (95, 150, 200), (60, 110, 170), (55, 85, 150),
+    (40, 60, 95), (135, 145, 150), (190, 205, 215), (75, 120, 175), (30, 45, 70),
+]
+
+
+def wood(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
+    """Wood: growth rings warped along the grain, fibres, sometimes planks."""
+    light = jitter_color(rng, _WOOD[rng.integers(len(_WOOD))], 0.12)
+    dark = light * rng.uniform(0.55, 0.85)
+    spacing = ppd * rng.uniform(0.08, 0.7)
+    warp = smooth_noise(rng, h, w, ppd * rng.uniform(0.4, 1.5), ppd * rng.uniform(3, 12))
+    warp += 0.3 * smooth_noise(rng, h, w, ppd * 0.3, ppd * 2)
+    y = np.arange(h, dtype=np.float32)[:, None]
+    phase = (y + warp * spacing * rng.uniform(2, 8)) / spacing
+    rings = 0.5 + 0.5 * np.sin(phase * np.float32(2 * np.pi))
+    rings **= np.float32(rng.uniform(1, 4))
+    fibre = smooth_noise(rng, h, w, rng.uniform(0.8, 2.5), ppd * rng.uniform(0.3, 1.5))
+    tone = smooth_noise(rng, h, w, ppd * 4, ppd * 10)
+    t = rng.uniform(0.3, 0.8) * rings + 0.3 * fibre + 0.25 * tone
+    if rng.random() < 0.45:  # planks: each its own tone, dark seams between
+        width = ppd * rng.uniform(1.5, 5)
+        plank = np.floor((y + rng.uniform(0, width)) / width).astype(np.int32)
+        offs = rng.uniform(-0.25, 0.25, plank.max() + 2).astype(np.float32)
+        t = t + offs[plank]
+        seam = np.abs(((y + rng.uniform(0, width)) % width) - width / 2) > width / 2 - max(1.0, ppd * 0.02)
+        t = np.where(seam, t + 0.8, t)
+    img = _lerp(light, dark, np.clip(t, 0, 1.4).astype(np.float32))
+    return img + fine_noise(rng, h, w)[..., None] * rng.uniform(2, 8)
+
+
+_FELT = [(50, 105, 20), (40, 80, 15), (140, 70, 30), (110, 45, 20), (35, 30, 140),
+         (40, 25, 90), (90, 90, 90), (40, 40, 40), (80, 110, 60), (120, 60, 90)]
+
+
+def felt(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
+    """Felt or baize: saturated base, fibre noise and soft mottling."""
+    base = jitter_color(rng, _FELT[rng.integers(len(_FELT))], 0.2)
+    fib = cv2.GaussianBlur(fine_noise(rng, h, w), (0, 0), rng.uniform(0.5, 1.2))
+    mott = smooth_noise(rng, h, w, ppd * rng.uniform(0.3, 2)) - 0.5
+    gain = 1 + fib * rng.uniform(0.3, 0.8) + mott * rng.uniform(0.05, 0.25)
+    return base * gain[..., None]
+
+
+_PAPER = [(235, 238, 240), (215, 225, 230), (100, 140, 180), (80, 120, 160), (170, 170, 170),
+          (200, 210, 225), (60, 60, 60), (225, 230, 215)]
+
+
+def paper(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
+    """Paper, cardboard or a board: flat tone, fine speckle, sometimes ruled or squared."""
+    base = jitter_color(rng, _PAPER[rng.integers(len(_PAPER))], 0.08)
+    speck = fine_noise(rng, h, w) * rng.uniform(3, 14)
+    mott = (smooth_noise(rng, h, w, ppd * rng.uniform(1, 6)) - 0.5) * rng.uniform(0, 0.12)
+    img = base * (1 + mott)[..., None] + speck[..., None]
+    if rng.random() < 0.25:  # ruled or squared paper
+        step = max(4, int(ppd * rng.uniform(0.3, 1.0)))
+        line = jitter_color(rng, (200, 150, 120) if rng.random() < 0.6 else (150, 150, 150), 0.2)
+        thick = max(1, int(step * 0.08))
+        rows = (np.arange(h) % step) < thick
+        img[rows] = img[rows] * 0.5 + line * 0.5
+        if rng.random() < 0.6:
+            cols = (np.arange(w) % step) < thick
+            img[:, cols] = img[:, cols] * 0.5 + line * 0.5
+    return img
+
+
+def plain(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
+    """A painted or laminated table top of any colour."""
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 160), rng.integers(25, 250)]]])
+    base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    mott = (smooth_noise(rng, h, w, ppd * rng.uniform(2, 10)) - 0.5) * rng.uniform(0, 0.15)
+    img = base * (1 + mott)[..., None]
+    return img + fine_noise(rng, h, w)[..., None] * rng.uniform(1, 6)
+
+
+def cloth(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
+    """Patterned cloth: checks, stripes or gingham with a visible weave."""
+    c1 = jitter_color(rng, tuple(rng.uniform(30, 240, 3)), 0.1)
+    c2 = c1 * rng.uniform(0.3, 0.7) if rng.random() < 0.5 else jitter_color(rng, tuple(rng.uniform(30, 240, 3)))
+    period = ppd * rng.uniform(0.4, 3)
+    y = np.arange(h, dtype=np.float32)[:, None]
+    x = np.arange(w, dtype=np.float32)[None, :]
+    sy = ((y // (period / 2)) % 2).astype(np.float32)
+    sx = ((x // (period / 2)) % 2).astype(np.float32)
+    kind = rng.integers(3)
+    if kind == 0:
+        t = np.broadcast_to(sy, (h, w))
+    elif kind == 1:
+        t = np.abs(sy - sx)
+    else:
+        t = (sy + sx) / 2
+    wp = max(2.0, ppd * rng.uniform(0.03, 0.08))
+    weave = np.sin(x * np.float32(2 * np.pi / wp)) * np.sin(y * np.float32(2 * np.pi / wp))
+    img = _lerp(c1, c2, np.ascontiguousarray(t, np.float32))
+    return img * (1 + 0.08 * weave)[..., None] + fine_noise(rng, h, w)[..., None] * 6
+
+
+SURFACES: dict[str, Callable[[np.random.Generator, int, int, float], np.ndarray]] = {
+    "wood": wood,
+    "felt": felt,
+    "paper": paper,
+    "plain": plain,
+    "cloth": cloth,
+}
+_WEIGHTS = {"wood": 0.3, "felt": 0.2, "paper": 0.18, "plain": 0.17, "cloth": 0.15}
+
+
+def random_surface(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
+    """Any surface, sometimes as a dice tray (an inner surface framed by a rim)."""
+    names = list(_WEIGHTS)
+    p = np.array([_WEIGHTS[n] for n in names])
+    name = names[rng.choice(len(names), p=p / p.sum())]
+    img = SURFACES[name](rng, h, w, ppd)
+    if rng.random() < 0.15:
+        img = _tray(rng, img, ppd)
+    return img
+
+
+def _tray(rng: np.random.Generator, inner: np.ndarray, ppd: float) -> np.ndarray:
+    """Frame ``inner`` with a shaded rim and an outside surface, rim edges somewhere in view."""
+    h, w = inner.shape[:2]
+    out_name = ("wood", "plain", "paper")[rng.integers(3)]
+    img = SURFACES[out_name](rng, h, w, ppd)
+    x0, y0 = int(w * rng.uniform(-0.3, 0.3)), int(h * rng.uniform(-0.3, 0.3))
+    x1, y1 = int(w * rng.uniform(0.7, 1.3)), int(h * rng.uniform(0.7, 1.3))
+    rim = max(2, int(ppd * rng.uniform(0.3, 1.2)))
+    rim_col = jitter_color(rng, ((30, 30, 30), (40, 60, 90), (60, 100, 150), (20, 20, 60))[rng.integers(4)], 0.2)
+    mask = np.zeros((h, w), np.float32)
+    cv2.rectangle(mask, (x0, y0), (x1, y1), 1.0, -1)
+    img = img * (1 - mask[..., None]) + rim_col * mask[..., None]
+    inner_mask = np.zeros((h, w), np.float32)
+    cv2.rectangle(inner_mask, (x0 + rim, y0 + rim), (x1 - rim, y1 - rim), 1.0, -1)
+    # the rim casts a soft shadow into the tray
+    shade = cv2.GaussianBlur(inner_mask, (0, 0), rim * 0.6 + 1)
+    inner_shaded = inner * (0.55 + 0.45 * shade)[..., None]
+    return img * (1 - inner_mask[..., None]) + inner_shaded * inner_mask[..., None]
