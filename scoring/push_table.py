@@ -131,6 +131,8 @@ class PushTable:
         if bust:
             raise RuleError("Nothing in this throw scores: it is a bust and nothing can be set aside",
                             code="keep_on_bust")
+        if not parsed.keep:
+            raise RuleError("Set aside at least one scoring die", code="keep_empty")
         keep = check_dice(parsed.keep, what="set-aside")
         points = poker.check_keep(throw, keep)
         left = ts.dice_left - len(keep)
