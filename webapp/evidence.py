@@ -1,0 +1,78 @@
+"""Photos kept as evidence, stored under their SHA-256 and nothing else.
+
+A client never chooses a file name: the name is the hash of the bytes, so the same
+photo uploaded twice is stored once and a stored photo can be checked against the
+hash in the throw log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+# Magic numbers of the formats phones send, for the Content-Type when serving.
+_SIGNATURES = (
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"GIF8", "image/gif"),
+    (b"BM", "image/bmp"),
+)
+
+
+def sniff_type(data: bytes) -> str:
+    """The image MIME type from the first bytes (never from the client's claim)."""
+    for magic, mime in _SIGNATURES:
+        if data.startswith(magic):
+            return mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    if data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypmsf1"):
+        return "image/heic"
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return "image/tiff"
+    return "application/octet-stream"
+
+
+class PhotoStore:
+    """A folder of files named `<sha256[:2]>/<sha256>`."""
+
+    def __init__(self, root: str | os.PathLike) -> None:
+        self.root = Path(root)
+
+    def path(self, sha256: str) -> Path:
+        if not _SHA256.match(sha256):
+            raise ValueError("not a SHA-256 hex digest")
+        return self.root / sha256[:2] / sha256
+
+    def put(self, data: bytes) -> str:
+        """Store `data` (once) and return its SHA-256."""
+        sha = hashlib.sha256(data).hexdigest()
+        target = self.path(sha)
+        if target.exists():
+            return sha
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Write then rename, so a crash never leaves half a photo under a valid name.
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return sha
+
+    def get(self, sha256: str) -> bytes:
+        return self.path(sha256).read_bytes()
+
+    def verify(self, sha256: str) -> bool:
+        """Whether the stored bytes still hash to their name."""
+        try:
+            return hashlib.sha256(self.get(sha256)).hexdigest() == sha256
+        except FileNotFoundError:
+            return False

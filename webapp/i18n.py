@@ -1,0 +1,202 @@
+"""German and English texts of the web page and of the API's error messages.
+
+German is the default; English when the browser prefers it (Accept-Language), or
+when the player picks it (`?lang=en`, remembered in a cookie).
+"""
+
+from __future__ import annotations
+
+from flask import request
+
+LANGS = ("de", "en")
+DEFAULT = "de"
+
+TEXTS: dict[str, dict[str, str]] = {
+    # start page
+    "app_tagline": {"de": "Würfel fotografieren, Punkte eintragen.", "en": "Photograph the dice, keep the score."},
+    "new_game": {"de": "Neues Spiel", "en": "New game"},
+    "variant": {"de": "Spiel", "en": "Game"},
+    "players": {"de": "Mitspieler (in Zugreihenfolge)", "en": "Players (in turn order)"},
+    "player_n": {"de": "Spieler {n}", "en": "Player {n}"},
+    "add_player": {"de": "+ Spieler", "en": "+ Player"},
+    "remove_player": {"de": "Entfernen", "en": "Remove"},
+    "move_up": {"de": "Nach oben", "en": "Move up"},
+    "target": {"de": "Ziel (Punkte)", "en": "Target (points)"},
+    "finish_round": {"de": "Runde zu Ende spielen, wenn jemand das Ziel erreicht", "en": "Finish the round when someone reaches the target"},
+    "start": {"de": "Spiel starten", "en": "Start game"},
+    "resume": {"de": "Weiterspielen", "en": "Resume"},
+    "unfinished": {"de": "Offene Spiele", "en": "Unfinished games"},
+    "finished_games": {"de": "Beendete Spiele", "en": "Finished games"},
+    "no_games": {"de": "Noch keine offenen Spiele.", "en": "No unfinished games yet."},
+    "import_game": {"de": "Spiel importieren (Replay-Datei)", "en": "Import a game (replay file)"},
+    "import": {"de": "Importieren", "en": "Import"},
+    "turn_of": {"de": "{player} ist dran", "en": "{player}'s turn"},
+    "updated": {"de": "zuletzt", "en": "last"},
+    # game page
+    "throw_n": {"de": "Wurf {n} von {max}", "en": "Throw {n} of {max}"},
+    "throw_first": {"de": "Erster Wurf", "en": "First throw"},
+    "take_photo": {"de": "Würfel fotografieren", "en": "Photograph the dice"},
+    "take_photo_hint": {"de": "Alle Würfel des Wurfs ins Bild", "en": "Get every die of the throw in the shot"},
+    "retake": {"de": "Foto wiederholen", "en": "Retake photo"},
+    "manual": {"de": "Würfel eintippen", "en": "Enter dice by hand"},
+    "manual_ok": {"de": "Übernehmen", "en": "Use these dice"},
+    "cancel": {"de": "Abbrechen", "en": "Cancel"},
+    "reading": {"de": "Würfel werden gelesen …", "en": "Reading the dice …"},
+    "shrinking": {"de": "Foto wird verkleinert …", "en": "Shrinking the photo …"},
+    "read_dice": {"de": "Gelesen", "en": "Read"},
+    "tap_to_fix": {"de": "Würfel antippen, um den Wert zu korrigieren", "en": "Tap a die to correct its value"},
+    "uncertain": {"de": "unsicher", "en": "uncertain"},
+    "fix_die": {"de": "Welche Augenzahl?", "en": "Which value?"},
+    "remove_die": {"de": "Würfel entfernen", "en": "Remove die"},
+    "add_die": {"de": "+ Würfel", "en": "+ Die"},
+    "options": {"de": "Eintragen", "en": "Score it"},
+    "options_push": {"de": "Beiseitelegen", "en": "Set aside"},
+    "points": {"de": "Pkt.", "en": "pts"},
+    "column_n": {"de": "Spalte {n}", "en": "Column {n}"},
+    "scratch": {"de": "streichen", "en": "scratch"},
+    "best": {"de": "Bestes", "en": "Best"},
+    "joker": {"de": "Joker", "en": "Joker"},
+    "undo": {"de": "Rückgängig", "en": "Undo"},
+    "undo_confirm": {"de": "Letzten Eintrag zurücknehmen?", "en": "Take back the last entry?"},
+    "throw_log": {"de": "Wurfprotokoll", "en": "Throw log"},
+    "export": {"de": "Exportieren", "en": "Export"},
+    "home": {"de": "Start", "en": "Home"},
+    "sheet": {"de": "Spielzettel", "en": "Score sheet"},
+    "upper": {"de": "Oben", "en": "Upper"},
+    "bonus": {"de": "Bonus", "en": "Bonus"},
+    "lower": {"de": "Unten", "en": "Lower"},
+    "total": {"de": "Summe", "en": "Total"},
+    "extra_bonus": {"de": "Extra-Bonus", "en": "Extra bonus"},
+    "grand_total": {"de": "Gesamt", "en": "Grand total"},
+    "finished": {"de": "Spiel beendet", "en": "Game over"},
+    "winner": {"de": "{player} gewinnt!", "en": "{player} wins!"},
+    "tie": {"de": "Unentschieden: {players}", "en": "Tie: {players}"},
+    "score": {"de": "Punkte", "en": "Score"},
+    "turn_total": {"de": "In diesem Zug", "en": "This turn"},
+    "dice_left": {"de": "Würfel übrig", "en": "dice left"},
+    "bank": {"de": "Punkte sichern", "en": "Bank points"},
+    "throw_again": {"de": "Weiterwürfeln", "en": "Throw again"},
+    "hot_dice": {"de": "Alle sechs gelegt: alle Würfel neu werfen!", "en": "Hot dice: throw all six again!"},
+    "bust": {"de": "Kein Treffer – der Zug ist verloren.", "en": "Bust: no scoring dice, the turn is lost."},
+    "bust_ok": {"de": "Zug beenden", "en": "End turn"},
+    "to_target": {"de": "noch {n} bis {target}", "en": "{n} to go to {target}"},
+    "turns": {"de": "Züge", "en": "Turns"},
+    "i_am": {"de": "Dieses Handy:", "en": "This phone:"},
+    "nobody": {"de": "niemand Bestimmtes", "en": "anyone"},
+    "advice": {"de": "Tipp", "en": "Tip"},
+    "keep_hint": {"de": "Tipp: diese Würfel liegen lassen", "en": "Tip: keep these dice"},
+    "expected": {"de": "erwartet", "en": "expected"},
+    "loss": {"de": "Verlust", "en": "loss"},
+    "language": {"de": "English", "en": "Deutsch"},
+    "dice_count": {"de": "{n} Würfel erwartet, {got} gelesen – bitte korrigieren.", "en": "{n} dice expected, {got} read: please correct."},
+    "no_model": {"de": "Die Bilderkennung ist nicht installiert – bitte Würfel eintippen.", "en": "Dice recognition is not installed: please enter the dice by hand."},
+    "offline": {"de": "Keine Verbindung zum Server.", "en": "No connection to the server."},
+    "saved": {"de": "Eingetragen", "en": "Entered"},
+    "changed_elsewhere": {"de": "Ein anderes Handy hat gerade eingetragen – der Stand wurde aktualisiert.", "en": "Another phone just entered: the sheet was refreshed."},
+    # throw log / evidence
+    "log_title": {"de": "Wurfprotokoll", "en": "Throw log"},
+    "when": {"de": "Zeit", "en": "Time"},
+    "player": {"de": "Spieler", "en": "Player"},
+    "dice": {"de": "Würfel", "en": "Dice"},
+    "entry": {"de": "Eintrag", "en": "Entry"},
+    "corrections": {"de": "Korrekturen", "en": "Corrections"},
+    "corrected_by": {"de": "korrigiert von {who}", "en": "corrected by {who}"},
+    "photo": {"de": "Foto", "en": "Photo"},
+    "annotated": {"de": "Erkannt", "en": "As read"},
+    "original": {"de": "Original", "en": "Original"},
+    "no_photo": {"de": "eingetippt", "en": "typed in"},
+    "sha": {"de": "SHA-256 des Fotos", "en": "Photo SHA-256"},
+    "sha_ok": {"de": "Foto unverändert (Prüfsumme stimmt)", "en": "Photo unchanged (checksum matches)"},
+    "sha_bad": {"de": "Foto fehlt oder wurde verändert!", "en": "Photo missing or altered!"},
+    "status_open": {"de": "offen", "en": "open"},
+    "status_entered": {"de": "eingetragen", "en": "entered"},
+    "status_rerolled": {"de": "nachgewürfelt", "en": "thrown again"},
+    "status_void": {"de": "verworfen", "en": "discarded"},
+    "undone": {"de": "zurückgenommen", "en": "undone"},
+    "back_to_game": {"de": "Zurück zum Spiel", "en": "Back to the game"},
+    "no_throws": {"de": "Noch keine Würfe.", "en": "No throws yet."},
+    "read_as": {"de": "gelesen als", "en": "read as"},
+    "by": {"de": "von", "en": "by"},
+    "bust_entry": {"de": "Nichts – Zug verloren", "en": "Nothing: bust"},
+    "keep_entry": {"de": "beiseite: {dice}", "en": "set aside: {dice}"},
+    # API errors
+    "err_not_found": {"de": "Dieses Spiel gibt es nicht.", "en": "There is no such game."},
+    "err_game_file": {"de": "Die Spieldatei ist fehlerhaft: {reason}", "en": "The game file is broken: {reason}"},
+    # scoring.RuleError codes; English falls back to scoring's own message
+    "rule_box_filled": {"de": "„{box_de}“ ist bei {player} schon ausgefüllt.", "en": "'{box_en}' is already filled for {player}."},
+    "rule_forced_joker": {"de": "Joker-Regel: Mit diesem Wurf darf „{box_de}“ nicht belegt werden.", "en": "Joker rule: this throw may not go into '{box_en}'."},
+    "rule_not_your_turn": {"de": "{player} ist nicht am Zug.", "en": "It is not {player}'s turn."},
+    "rule_game_over": {"de": "Das Spiel ist schon zu Ende.", "en": "The game is already over."},
+    "rule_keep_empty": {"de": "Mindestens einen wertenden Würfel beiseitelegen.", "en": "Set aside at least one scoring die."},
+    "rule_keep_not_scoring": {"de": "Nur wertende Würfel dürfen beiseitegelegt werden.", "en": "Only scoring dice can be set aside."},
+    "rule_keep_not_thrown": {"de": "Nur geworfene Würfel dürfen beiseitegelegt werden.", "en": "Only dice that were thrown can be set aside."},
+    "rule_keep_on_bust": {"de": "Dieser Wurf hat keinen Treffer – nichts kann beiseitegelegt werden.", "en": "Nothing in this throw scores: nothing can be set aside."},
+    "rule_keep_missing": {"de": "Dieser Wurf hat Treffer: mindestens einen Würfel beiseitelegen.", "en": "This throw has scoring dice: set at least one aside."},
+    "rule_bank_empty": {"de": "Noch nichts zu sichern – erst würfeln.", "en": "Nothing to bank yet: throw first."},
+    "rule_players_too_few": {"de": "Dieses Spiel braucht mindestens {min_players} Spieler.", "en": "This game needs at least {min_players} players."},
+    "rule_player_duplicate": {"de": "Zwei Spieler heißen {player} – bitte verschiedene Namen.", "en": "Two players are called {player}: give them different names."},
+    "rule_player_name": {"de": "Jeder Spieler braucht einen Namen (höchstens 40 Zeichen).", "en": "Every player needs a name (at most 40 characters)."},
+    "rule_option_target": {"de": "Das Ziel muss eine ganze Zahl von 50 bis 1.000.000 sein.", "en": "The target must be a whole number from 50 to 1,000,000."},
+    "rule_column_missing": {"de": "Bitte die Spalte angeben (1 bis 3).", "en": "Say which column to write into (1 to 3)."},
+    "rule_dice_count": {"de": "{expected} Würfel erwartet, nicht {got}.", "en": "{expected} dice expected, not {got}."},
+    "rule_unknown_box": {"de": "Dieses Feld gibt es in diesem Spiel nicht.", "en": "This game has no such box."},
+    "rule_unknown_variant": {"de": "Dieses Spiel kennt dicecam nicht.", "en": "dicecam does not know that game."},
+    "rule_undo_empty": {"de": "Es gibt nichts zurückzunehmen.", "en": "There is nothing to undo."},
+    "err_page_not_found": {"de": "Diese Seite gibt es nicht.", "en": "There is no such page."},
+    "err_throw_not_found": {"de": "Diesen Wurf gibt es in diesem Spiel nicht.", "en": "There is no such throw in this game."},
+    "err_bad_json": {"de": "Die Anfrage ist kein gültiges JSON.", "en": "The request is not valid JSON."},
+    "err_field": {"de": "Feld „{field}“ fehlt oder ist ungültig.", "en": "Field '{field}' is missing or invalid."},
+    "err_no_photo": {"de": "Bitte ein Foto (Feld „photo“) oder Würfelwerte (\"dice\") schicken.", "en": "Send a photo (field 'photo') or dice values (\"dice\")."},
+    "err_image": {"de": "Das Foto ließ sich nicht lesen: {reason}", "en": "The photo could not be read: {reason}"},
+    "err_too_large": {"de": "Das Foto ist zu groß (höchstens {mb} MB).", "en": "The photo is too large (at most {mb} MB)."},
+    "err_dice": {"de": "Würfelwerte müssen Zahlen von 1 bis 6 sein.", "en": "Dice values must be numbers from 1 to 6."},
+    "err_too_many_dice": {"de": "Höchstens {n} Würfel.", "en": "At most {n} dice."},
+    "err_dice_count": {"de": "Für diesen Eintrag werden genau {n} Würfel gebraucht, nicht {got}.", "en": "This entry needs exactly {n} dice, not {got}."},
+    "err_three_throws": {"de": "{player} hat schon dreimal gewürfelt – jetzt muss ein Feld eingetragen werden.", "en": "{player} has already thrown three times: now a box must be filled."},
+    "err_pending_push": {"de": "Erst Würfel aus dem letzten Wurf beiseitelegen (oder den Zug beenden).", "en": "First set dice aside from the last throw (or end the turn)."},
+    "err_finished": {"de": "Das Spiel ist schon zu Ende.", "en": "The game is already over."},
+    "err_no_open_throw": {"de": "Es gibt keinen offenen Wurf, der eingetragen werden kann.", "en": "There is no open throw to enter."},
+    "err_stale_throw": {"de": "Dieser Wurf ist nicht mehr aktuell (schon eingetragen oder verworfen).", "en": "This throw is no longer current (already entered or discarded)."},
+    "err_conflict": {"de": "Ein anderes Handy war schneller – der Spielstand hat sich geändert.", "en": "Another phone was faster: the game has changed."},
+    "err_not_your_turn": {"de": "{claimed} ist nicht am Zug – {player} ist dran.", "en": "It is not {claimed}'s turn: it is {player}'s."},
+    "err_nothing_to_undo": {"de": "Es gibt nichts zurückzunehmen.", "en": "There is nothing to undo."},
+    "err_no_model": {"de": "Die Bilderkennung ist nicht installiert – bitte die Würfel eintippen.", "en": "Dice recognition is not installed: please enter the dice by hand."},
+    "err_method": {"de": "Diese Methode ist hier nicht erlaubt.", "en": "This method is not allowed here."},
+    "err_generic": {"de": "Ungültige Anfrage.", "en": "Bad request."},
+    "err_server": {"de": "Interner Fehler – der Spielstand ist unverändert.", "en": "Internal error: the game is unchanged."},
+    "err_players": {"de": "Bitte mindestens {n} Spieler mit verschiedenen Namen angeben.", "en": "Give at least {n} players with different names."},
+    "err_name": {"de": "Spielernamen dürfen höchstens 40 Zeichen lang sein.", "en": "Player names may be at most 40 characters long."},
+}
+
+
+def current_lang() -> str:
+    """The language of this request: ?lang=, then the cookie, then Accept-Language."""
+    asked = request.args.get("lang") or request.cookies.get("lang")
+    if asked in LANGS:
+        return asked
+    return request.accept_languages.best_match(LANGS, default=DEFAULT) or DEFAULT
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def t(key: str, lang: str | None = None, **values: object) -> str:
+    """The text `key` in `lang` (default: the request's), with `{name}` filled in."""
+    entry = TEXTS[key]
+    text = entry.get(lang or current_lang()) or entry[DEFAULT]
+    return text.format_map(_Blank(values)) if "{" in text else text
+
+
+def error_message(key: str, detail: str | None, values: dict) -> str:
+    """A web error in the request's language; scoring's English message when we have none."""
+    lang = current_lang()
+    if key in TEXTS and not (detail and lang == "en" and key.startswith("rule_")):
+        return t(key, lang, **values)
+    return detail or t("err_generic", lang)
+
+
+def bundle(lang: str) -> dict[str, str]:
+    """Every text in one language, for the page's script."""
+    return {key: entry.get(lang) or entry[DEFAULT] for key, entry in TEXTS.items()}
