@@ -1,0 +1,17 @@
+"""Loading the dice model for the vision commands, with a one-line error instead of a traceback."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def load_reader(models: Path | None):
+    """The `DiceReader` for `models` (default: the shipped models), or None after printing why not."""
+    from vision.reader import DiceReader
+
+    try:
+        return DiceReader(models)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"dicecam: cannot load the dice model: {exc}", file=sys.stderr)
+        return None

@@ -1,0 +1,143 @@
+"""`dicecam eval DATASET_DIR [--split dev] [--misses DIR] [--json]`: score the model on labelled photos.
+
+Scores by the shared datasets' rule (see `vision.metrics`). For single-die crops
+(labels with `box: null`) the whole crop is the die: the reader classifies the
+whole image, and its die is placed over the whole crop, so only the value counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="score the dice reader on a labelled photo folder",
+        description=(
+            "Read every photo of a folder in the shared dataset format (labels.jsonl) and "
+            "print recall, precision, value accuracy, read F1 and exact-roll rate."
+        ),
+    )
+    parser.add_argument("dataset", metavar="DATASET_DIR", type=Path, help="folder holding labels.jsonl")
+    parser.add_argument("--split", default="dev", help="which split to score (default: dev; 'all' for every row)")
+    parser.add_argument("--misses", metavar="DIR", type=Path,
+                        help="write each photo not read exactly, with its mistakes drawn on, into DIR")
+    parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
+    parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the ONNX models (default: the shipped ones)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dicecam.commands._model import load_reader
+    from vision.dataset import DatasetError, read_dataset
+    from vision.decode import ImageError, load_image
+    from vision.detections import Dice
+    from vision.metrics import match_boxes, score_photo, total
+
+    try:
+        photos = read_dataset(args.dataset, split=None if args.split == "all" else args.split)
+    except DatasetError as exc:
+        print(f"dicecam: {exc}", file=sys.stderr)
+        return 2
+    if args.misses is not None:
+        try:
+            args.misses.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"dicecam: cannot create {args.misses}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    reader = load_reader(args.models)
+    if reader is None:
+        return 1
+
+    scores, unreadable, misses, seconds = [], 0, [], 0.0
+    for photo in photos:
+        try:
+            image = load_image(photo.path)
+        except ImageError as exc:
+            print(f"dicecam: {photo.image}: {exc}", file=sys.stderr)
+            unreadable += 1
+            image, predicted = None, Dice.empty()
+        else:
+            start = time.perf_counter()
+            if photo.crop:
+                die = reader.read_crop(image)
+                h, w = image.shape[:2]
+                predicted = Dice([[0, 0, w, h]], [die.value], [die.confidence])
+            else:
+                predicted = reader.read(image)
+            seconds += time.perf_counter() - start
+        score = score_photo(photo.dice, predicted)
+        scores.append(score)
+        if not score.exact:
+            misses.append(_miss_record(photo, predicted))
+            if args.misses is not None and image is not None:
+                pairs = match_boxes(photo.dice.boxes, predicted.boxes)
+                _write_miss(args.misses, photo, image, predicted, pairs, reader.low_confidence)
+
+    result = total(scores)
+    read_ms = 1000 * seconds / max(1, len(photos) - unreadable)
+    if args.json:
+        print(json.dumps({"dataset": str(args.dataset), "split": args.split, **result.to_dict(),
+                          "unreadable": unreadable, "ms_per_photo": round(read_ms, 1)}))
+    else:
+        _print_table(args, result, unreadable, read_ms)
+    if args.misses is not None:
+        _write_miss_list(args.misses, misses)
+    return 2 if unreadable else 0
+
+
+def _print_table(args: argparse.Namespace, s, unreadable: int, read_ms: float) -> None:
+    print(f"{args.dataset} (split {args.split}): {s.photos} photos, "
+          f"{s.labelled} dice labelled, {s.predicted} found, {s.matched} matched, {s.right} read right")
+    rows = [
+        ("recall", s.recall, f"{s.matched}/{s.labelled}"),
+        ("precision", s.precision, f"{s.matched}/{s.predicted}"),
+        ("value accuracy", s.value_accuracy, f"{s.right}/{s.matched}"),
+        ("read F1", s.read_f1, ""),
+        ("exact-roll rate", s.exact_roll_rate, f"{s.exact}/{s.photos}"),
+    ]
+    for name, value, detail in rows:
+        print(f"  {name:<16}{value:.4f}  {detail}".rstrip())
+    print(f"  {'time per photo':<16}{read_ms:.1f} ms (recognition only)")
+    if unreadable:
+        print(f"  {unreadable} photo(s) could not be read and count as read wrong")
+
+
+def _miss_record(photo, predicted) -> dict:
+    return {
+        "image": photo.image,
+        "labelled": photo.dice.to_list() if not photo.crop else [{"value": int(photo.dice.values[0]), "box": None}],
+        "predicted": predicted.to_list(),
+    }
+
+
+def _annotated_name(image: str) -> str:
+    # Keep the dataset's sub-folders in the name so that files never collide.
+    return image.replace("/", "__").rsplit(".", 1)[0] + ".miss.jpg"
+
+
+def _write_miss(folder: Path, photo, image, predicted, pairs, low_confidence: float) -> None:
+    import cv2
+
+    from vision.annotate import annotate_misses
+
+    if photo.crop:
+        # Crops are tiny (about 60 px): enlarge so the label can be read.
+        factor = max(1, 240 // max(1, min(image.shape[:2])))
+        image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
+        predicted, labelled = predicted.scaled(factor), photo.dice.scaled(factor)
+    else:
+        labelled = photo.dice
+    drawn = annotate_misses(image, predicted, labelled, pairs, low_confidence=low_confidence)
+    cv2.imwrite(str(folder / _annotated_name(photo.image)), drawn, [cv2.IMWRITE_JPEG_QUALITY, 90])
+
+
+def _write_miss_list(folder: Path, misses: list[dict]) -> None:
+    with (folder / "misses.jsonl").open("w", encoding="utf-8") as out:
+        for record in misses:
+            out.write(json.dumps(record) + "\n")

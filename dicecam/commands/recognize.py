@@ -1,0 +1,98 @@
+"""`dicecam recognize IMAGE... [--json] [--annotate DIR]`: read the dice in photos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "recognize",
+        help="read the dice in one or more photos",
+        description=(
+            "Find every die in each photo and read its top face. A photo that cannot be "
+            "read is reported and skipped; the exit status is then 2."
+        ),
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG or WebP photo")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per photo")
+    parser.add_argument("--annotate", metavar="DIR", type=Path, help="write each photo with its dice drawn on into DIR")
+    parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the ONNX models (default: the shipped ones)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dicecam.commands._model import load_reader
+    from vision.decode import ImageError, load_image
+
+    reader = None  # loaded on the first readable photo, then reused for all
+    failed = False
+    written: set[Path] = set()
+    for name in args.images:
+        start = time.perf_counter()
+        try:
+            image = load_image(name)
+        except ImageError as exc:
+            failed = True
+            _report_error(args, name, str(exc))
+            continue
+        decode_s = time.perf_counter() - start
+        if reader is None:
+            reader = load_reader(args.models)
+            if reader is None:
+                return 1
+        # A photo's time is reading, decoding and recognising it; loading the
+        # model once and writing the annotated copy are not counted.
+        start = time.perf_counter()
+        dice = reader.read(image)
+        ms = (decode_s + time.perf_counter() - start) * 1000
+        _report(args, name, dice, ms, reader.low_confidence)
+        if args.annotate is not None and not _write_annotated(args.annotate, name, image, dice, reader, written):
+            failed = True
+    return 2 if failed else 0
+
+
+def _report_error(args: argparse.Namespace, name: str, reason: str) -> None:
+    if args.json:
+        print(json.dumps({"image": name, "error": reason}, ensure_ascii=False), flush=True)
+    else:
+        print(f"dicecam: {name}: {reason}", file=sys.stderr, flush=True)
+
+
+def _report(args: argparse.Namespace, name: str, dice, ms: float, low_confidence: float) -> None:
+    if args.json:
+        line = {"image": name, "dice": dice.to_list(), "ms": round(ms, 1)}
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+        return
+    values = " ".join(f"{d.value}?" if d.confidence < low_confidence else str(d.value) for d in dice)
+    count = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}"
+    summary = f"{count}: {values}  (sum {int(dice.values.sum())})" if len(dice) else "no dice found"
+    print(f"{name}: {summary}  [{ms:.0f} ms]", flush=True)
+
+
+def _write_annotated(folder: Path, name: str, image, dice, reader, written: set[Path]) -> bool:
+    import cv2
+
+    from vision.annotate import annotate
+
+    target = folder / f"{Path(name).stem}.annotated.jpg"
+    n = 2
+    while target in written:  # two photos with the same name from different folders
+        target = folder / f"{Path(name).stem}.{n}.annotated.jpg"
+        n += 1
+    written.add(target)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        ok = cv2.imwrite(str(target), annotate(image, dice, low_confidence=reader.low_confidence),
+                         [cv2.IMWRITE_JPEG_QUALITY, 90])
+        if not ok:
+            raise OSError("the image could not be written")
+    except (OSError, cv2.error) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc).strip().splitlines()[-1]
+        print(f"dicecam: {name}: cannot write {target}: {reason}", file=sys.stderr)
+        return False
+    return True

@@ -1,0 +1,97 @@
+"""Acceptance: the shipped model reads every sample photo right (needs `models/`)."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dataset import read_dataset
+from vision.decode import decode_image, load_image
+from vision.detections import Dice
+from vision.metrics import score_photo
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+PHOTOS = read_dataset(SAMPLES)
+
+
+def _reading(reader, photo, image) -> Dice:
+    if photo.crop:
+        die = reader.read_crop(image)
+        h, w = image.shape[:2]
+        return Dice([[0, 0, w, h]], [die.value], [die.confidence])
+    return reader.read(image)
+
+
+@pytest.mark.parametrize("photo", PHOTOS, ids=[p.image for p in PHOTOS])
+def test_sample_is_read_exactly(reader, photo):
+    image = load_image(photo.path)
+    found = _reading(reader, photo, image)
+    score = score_photo(photo.dice, found)
+    assert score.exact, (
+        f"labelled {sorted(photo.dice.values.tolist())}, read {sorted(found.values.tolist())}; {score}"
+    )
+
+
+@pytest.mark.parametrize("photo", PHOTOS, ids=[p.image for p in PHOTOS])
+def test_sample_dice_are_read_confidently(reader, photo):
+    found = _reading(reader, photo, load_image(photo.path))
+    assert np.all(found.confidences >= reader.low_confidence), found.confidences.tolist()
+
+
+def test_results_are_well_formed(reader):
+    for photo in PHOTOS:
+        if photo.crop:
+            continue
+        image = load_image(photo.path)
+        found = reader.read(image)
+        h, w = image.shape[:2]
+        assert np.all((found.confidences >= 0) & (found.confidences <= 1))
+        assert np.all(found.boxes[:, 0] <= found.boxes[:, 2]) and np.all(found.boxes[:, 1] <= found.boxes[:, 3])
+        assert np.all(found.boxes >= 0) and np.all(found.boxes[:, [0, 2]] <= w) and np.all(found.boxes[:, [1, 3]] <= h)
+
+
+def _empty_corner(photo, margin: float = 2.0) -> tuple[int, int, int, int] | None:
+    """A corner window (half the photo each way) that no labelled die comes near."""
+    w, h = photo.size
+    boxes = photo.dice.boxes
+    side = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    for x0, y0 in ((0, 0), (w // 2, 0), (0, h // 2), (w // 2, h // 2)):
+        x1, y1 = x0 + w // 2, y0 + h // 2
+        reach = side * margin  # labels may cover only the pips: keep well clear of the whole die
+        clear = (cx + reach < x0) | (cx - reach > x1) | (cy + reach < y0) | (cy - reach > y1)
+        if clear.all():
+            return x0, y0, x1, y1
+    return None
+
+
+def test_a_real_photo_with_no_dice_gives_an_empty_result(reader):
+    wood = [p for p in PHOTOS if p.image.startswith("matteop65_wood/")]
+    found = [(p, _empty_corner(p)) for p in wood if _empty_corner(p)]
+    assert found, "no sample photo has a dice-free corner"
+    photo, (x0, y0, x1, y1) = found[0]
+    table = load_image(photo.path)[y0:y1, x0:x1]
+    table = cv2.resize(table, (640, 480), interpolation=cv2.INTER_CUBIC)
+    assert len(reader.read(table)) == 0
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (5, 7), (480, 640), (3024, 4032)])
+def test_blank_photos_of_any_size_give_an_empty_result(reader, shape):
+    assert len(reader.read(np.full((*shape, 3), 150, np.uint8))) == 0
+
+
+def test_an_exif_rotated_phone_photo_reads_the_same(reader):
+    photo = next(p for p in PHOTOS if p.image.startswith("byler_d6/") and len(p.dice) >= 10)
+    upright = load_image(photo.path)
+    # A phone held sideways stores the pixels turned a quarter and tags them Orientation 6.
+    stored = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    ok, jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    tiff = b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0) + b"\x00" * 4
+    app1 = b"\xff\xe1" + struct.pack(">H", len(tiff) + 8) + b"Exif\x00\x00" + tiff
+    image = decode_image(jpeg.tobytes()[:2] + app1 + jpeg.tobytes()[2:])
+    assert image.shape == upright.shape
+    assert score_photo(photo.dice, reader.read(image)).exact

@@ -1,0 +1,217 @@
+"""`dicecam recognize` and `dicecam eval`: output format, error lines and exit status."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dicecam.cli import main
+from vision.annotate import CONFIDENT
+from vision.dataset import read_dataset
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_images"
+PHOTOS = read_dataset(SAMPLES)
+WOOD = next(p for p in PHOTOS if p.image.startswith("matteop65_wood/"))
+BYLER = next(p for p in PHOTOS if p.image.startswith("byler_d6/"))
+CROP = next(p for p in PHOTOS if p.crop)
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, list[str], str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out.splitlines(), err
+
+
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+@pytest.fixture
+def bad_files(tmp_path) -> dict[str, Path]:
+    jpeg = BYLER.path.read_bytes()
+    files = {
+        "empty": b"",
+        "not-an-image": b"Wuerfel sind keine Bilder\n",
+        "truncated": jpeg[: len(jpeg) // 2],
+        "bomb": b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", 40000, 40000, 8, 2, 0, 0, 0))
+        + _png_chunk(b"IDAT", zlib.compress(b"\x00" * 100)) + _png_chunk(b"IEND", b""),
+    }
+    paths = {}
+    for name, data in files.items():
+        paths[name] = tmp_path / f"{name}.jpg"
+        paths[name].write_bytes(data)
+    paths["missing"] = tmp_path / "missing.jpg"
+    paths["folder"] = tmp_path
+    return paths
+
+
+# --- no model needed: every photo fails before recognition ---------------------------
+
+EXPECTED_ERRORS = {
+    "empty": "empty",
+    "not-an-image": "not an image",
+    "truncated": "incomplete",
+    "bomb": "too large",
+    "missing": "no such file",
+    "folder": "folder",
+}
+
+
+def test_recognize_json_reports_each_bad_photo_and_exits_2(capsys, bad_files):
+    names = [str(bad_files[k]) for k in EXPECTED_ERRORS]
+    status, lines, err = run_cli(capsys, "recognize", "--json", *names)
+    assert status == 2 and err == ""
+    records = [json.loads(line) for line in lines]
+    assert [r["image"] for r in records] == names  # path as given, in order
+    for record, word in zip(records, EXPECTED_ERRORS.values()):
+        assert set(record) == {"image", "error"} and word in record["error"]
+
+
+def test_recognize_text_mode_puts_errors_on_stderr(capsys, bad_files):
+    status, lines, err = run_cli(capsys, "recognize", str(bad_files["empty"]))
+    assert status == 2 and lines == []
+    assert err == f"dicecam: {bad_files['empty']}: the file is empty\n"
+
+
+def test_recognize_needs_at_least_one_photo(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["recognize"])
+    assert exc.value.code == 2
+
+
+def test_eval_refuses_a_folder_without_labels(capsys, tmp_path):
+    status, lines, err = run_cli(capsys, "eval", str(tmp_path))
+    assert status == 2 and lines == [] and "labels.jsonl is missing" in err
+
+
+def test_eval_names_the_splits_there_are(capsys):
+    status, _, err = run_cli(capsys, "eval", str(SAMPLES), "--split", "train")
+    assert status == 2 and "splits there: dev" in err
+
+
+def test_eval_refuses_a_misses_folder_it_cannot_create(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    status, _, err = run_cli(capsys, "eval", str(SAMPLES), "--misses", str(blocker / "sub"))
+    assert status == 2 and "cannot create" in err
+
+
+def test_vision_commands_import_nothing_heavy_until_run():
+    code = (
+        "import sys, dicecam.commands.recognize, dicecam.commands.eval;"
+        "print(sorted(m for m in ('cv2', 'onnxruntime', 'numpy') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# --- with the shipped model -------------------------------------------------------------
+
+def _values(dice: list[dict]) -> list[int]:
+    return sorted(d["value"] for d in dice)
+
+
+def test_recognize_json_lines(capsys, reader, bad_files):
+    names = [str(WOOD.path), str(bad_files["empty"]), str(BYLER.path)]
+    status, lines, _ = run_cli(capsys, "recognize", "--json", *names)
+    assert status == 2  # one photo failed
+    first, error, last = (json.loads(line) for line in lines)
+    assert set(first) == {"image", "dice", "ms"} and first["image"] == names[0]
+    assert isinstance(first["ms"], float) and first["ms"] > 0
+    for die in first["dice"] + last["dice"]:
+        assert set(die) == {"value", "box", "confidence"}
+        assert die["value"] in range(1, 7) and len(die["box"]) == 4 and 0 <= die["confidence"] <= 1
+    assert _values(first["dice"]) == sorted(WOOD.dice.values.tolist())
+    assert _values(last["dice"]) == sorted(BYLER.dice.values.tolist())
+    assert error == {"image": names[1], "error": "the file is empty"}
+
+
+def test_recognize_all_good_exits_0_and_loads_the_model_once(capsys, reader, monkeypatch):
+    from vision.reader import DiceReader
+
+    loads = []
+    real_init = DiceReader.__init__
+
+    def counting_init(self, *args, **kwargs):
+        loads.append(1)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(DiceReader, "__init__", counting_init)
+    status, lines, _ = run_cli(capsys, "recognize", str(WOOD.path), str(BYLER.path), str(CROP.path))
+    assert status == 0 and len(lines) == 3 and len(loads) == 1
+    assert lines[0].startswith(f"{WOOD.path}: {len(WOOD.dice)} di")
+
+
+def test_recognize_annotate_writes_one_photo_per_input(capsys, reader, tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(WOOD.path, tmp_path / folder / "wurf.jpg")
+    out = tmp_path / "drawn"
+    names = [str(tmp_path / "a" / "wurf.jpg"), str(tmp_path / "b" / "wurf.jpg"), str(BYLER.path)]
+    status, lines, _ = run_cli(capsys, "recognize", "--annotate", str(out), *names)
+    assert status == 0 and len(lines) == 3
+    written = sorted(p.name for p in out.iterdir())
+    assert len(written) == 3 and len(set(written)) == 3
+    drawn, photo = cv2.imread(str(out / "wurf.annotated.jpg")), cv2.imread(names[0])
+    assert drawn.shape == photo.shape
+    # The boxes of confidently read dice are green; the wood table has none of that colour.
+    def green(image):
+        return int(np.count_nonzero(np.all(np.abs(image.astype(int) - CONFIDENT) <= 40, axis=-1)))
+    assert green(drawn) > green(photo) + 100
+
+
+def test_eval_on_the_samples(capsys, reader):
+    status, lines, _ = run_cli(capsys, "eval", str(SAMPLES), "--json")
+    assert status == 0
+    result = json.loads(lines[0])
+    assert result["photos"] == len(PHOTOS) and result["labelled"] == sum(len(p.dice) for p in PHOTOS)
+    assert result["exact_roll_rate"] == 1.0 and result["read_f1"] == 1.0
+
+
+def _dataset(root: Path, rows: list[tuple]) -> Path:
+    """A dataset folder holding copies of sample photos with the given label rows."""
+    (root / "img").mkdir(parents=True)
+    with (root / "labels.jsonl").open("w") as labels:
+        for photo, dice in rows:
+            target = root / "img" / photo.path.name
+            shutil.copy(photo.path, target)
+            labels.write(json.dumps({"image": f"img/{target.name}", "split": "dev",
+                                     "size": list(photo.size), "dice": dice}) + "\n")
+    return root
+
+
+def test_eval_scores_and_draws_the_misses(capsys, reader, tmp_path):
+    # Every label shifted by one pip: whatever the model reads right is now wrong.
+    wrong = [{"value": v % 6 + 1, "box": b} for v, b in zip(WOOD.dice.values.tolist(), WOOD.dice.boxes.tolist())]
+    crop_wrong = [{"value": int(CROP.dice.values[0]) % 6 + 1, "box": None}]
+    root = _dataset(tmp_path / "set", [(WOOD, wrong), (CROP, crop_wrong), (BYLER, BYLER.dice.to_list())])
+    misses = tmp_path / "misses"
+    status, lines, _ = run_cli(capsys, "eval", str(root), "--misses", str(misses))
+    assert status == 0
+    assert any(line.startswith("  exact-roll rate 0.3333  1/3") for line in lines)
+    records = [json.loads(line) for line in (misses / "misses.jsonl").read_text().splitlines()]
+    assert [r["image"] for r in records] == [f"img/{WOOD.path.name}", f"img/{CROP.path.name}"]
+    assert records[1]["labelled"] == crop_wrong
+    drawn = sorted(p.name for p in misses.glob("*.miss.jpg"))
+    assert drawn == sorted(f"img__{p.path.stem}.miss.jpg" for p in (WOOD, CROP))
+
+
+def test_eval_counts_an_unreadable_photo_and_exits_2(capsys, reader, tmp_path):
+    root = _dataset(tmp_path / "set", [(WOOD, WOOD.dice.to_list())])
+    with (root / "labels.jsonl").open("a") as labels:
+        labels.write(json.dumps({"image": "img/gone.jpg", "split": "dev", "size": [640, 480],
+                                 "dice": [{"value": 3, "box": [1, 1, 50, 50]}]}) + "\n")
+    status, lines, err = run_cli(capsys, "eval", str(root), "--json")
+    assert status == 2 and "img/gone.jpg: no such file" in err
+    result = json.loads(lines[0])
+    assert (result["photos"], result["exact"], result["unreadable"]) == (2, 1, 1)
