@@ -94,7 +94,7 @@ def parse_sheet_event(event: object) -> Fill:
     if box not in {b.value for b in BOXES}:
         raise RuleError(
             f"Unknown box {box!r}; the boxes are: {', '.join(b.value for b in BOXES)}",
-            code="unknown_box", box=str(box),
+            code="unknown_box", name=str(box),
         )
     column = event.get("column")
     if column is not None and (isinstance(column, bool) or not isinstance(column, int)):

@@ -67,7 +67,7 @@ class Variant:
             return table[Box(box)]
         except (ValueError, KeyError):
             raise RuleError(f"{self.name('en')} has no box {box!r}", code="unknown_box",
-                            box=str(box)) from None
+                            name=str(box)) from None
 
     def check_options(self, options: object) -> dict:
         """The game options with defaults filled in; RuleError for unknown or bad ones."""
@@ -238,7 +238,7 @@ class Wuerfelpoker(Variant):
         return merged
 
     def label(self, box, lang="de"):
-        raise RuleError("Würfelpoker has no boxes", code="unknown_box", box=str(box))
+        raise RuleError("Würfelpoker has no boxes", code="unknown_box", name=str(box))
 
     def new_table(self, players, options):
         from scoring.push_table import PushTable
