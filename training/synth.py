@@ -165,7 +165,7 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
     rot = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
     q = xy @ rot  # table -> texture axes (rot.T applied to each row)
     q0, q1 = q.min(0), q.max(0)
-    ppu = np.sqrt(1.1 * w * h / np.prod(q1 - q0))
+    ppu = np.sqrt(0.8 * w * h / np.prod(q1 - q0))
     ppu = min(ppu, 2000 / max(q1 - q0))
     tw, th = (np.ceil((q1 - q0) * ppu) + 2).astype(int)
     tex = random_surface(rng, int(th), int(tw), ppu * die)
@@ -173,8 +173,8 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
     a[:2, :2] = rot / ppu
     a[:2, 2] = rot @ q0
     hom = cam.table_homography() @ a
-    return cv2.warpPerspective(np.ascontiguousarray(tex, np.float32), hom, (w, h),
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    img = cv2.warpPerspective(tex, hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return img.astype(np.float32)
 
 
 def _footprint_overlap(a: tuple, b: tuple, margin: float) -> bool:
@@ -287,8 +287,18 @@ def _cast_shadows(rng: np.random.Generator, canvas: np.ndarray, dice: list[Place
         strength, soft = 0.3, 0.15
     else:
         strength, soft = rng.uniform(0.2, 0.7) * (1.2 - light.ambient), rng.uniform(0.005, 0.3)
-    dark = strength * _blur_mask(cast, soft * s_px) + 0.35 * _blur_mask(contact, 0.08 * s_px + 0.5)
-    canvas *= (1 - np.clip(dark, 0, 0.85))[..., None]
+    # only the part of the picture near the dice needs darkening
+    ys, xs = np.nonzero(cv2.resize(cast, (w // 8 + 1, h // 8 + 1), interpolation=cv2.INTER_AREA))
+    if not len(xs):
+        return
+    pad = int(soft * s_px * 3 + 0.2 * s_px + 8)
+    x0, y0 = max(xs.min() * 8 - pad, 0), max(ys.min() * 8 - pad, 0)
+    x1, y1 = min(xs.max() * 8 + 8 + pad, w), min(ys.max() * 8 + 8 + pad, h)
+    dark = strength * _blur_mask(cast[y0:y1, x0:x1], soft * s_px)
+    dark += 0.35 * _blur_mask(contact[y0:y1, x0:x1], 0.08 * s_px + 0.5)
+    keep = 1 - np.clip(dark, 0, 0.85)
+    roi = canvas[y0:y1, x0:x1]
+    cv2.multiply(roi, cv2.merge([keep, keep, keep]), dst=roi)
 
 
 def _draw_dice(rng: np.random.Generator, canvas: np.ndarray, dice: list[PlacedDie], cam: Camera,
@@ -352,9 +362,9 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     a = rng.uniform(0, 2 * np.pi)
     field = 1 + rng.uniform(0, 0.5) * (gx * np.cos(a) + gy * np.sin(a))
     field -= rng.uniform(0, 0.6) * (gx**2 + gy**2)
-    field = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    gains = np.exp(rng.normal(0, 0.07, 3)).astype(np.float32) * np.float32(np.exp(rng.normal(0, 0.22)))
-    img = img * field[..., None] * gains
+    gains = np.exp(rng.normal(0, 0.07, 3)) * np.exp(rng.normal(0, 0.22))
+    field3 = (field[..., None] * gains).astype(np.float32)
+    img = cv2.multiply(img, cv2.resize(field3, (w, h), interpolation=cv2.INTER_LINEAR))
     u = rng.random()
     if u < 0.3:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 0.6 + 0.002 * max(w, h)))
@@ -367,9 +377,12 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
     sigma = rng.uniform(0, 8)
     if sigma > 0.5:
-        noise = rng.standard_normal((h, w), dtype=np.float32) * np.float32(sigma)
-        img += noise[..., None]
-    out = np.clip(img, 0, 255).astype(np.uint8)
+        # demosaicing smears sensor noise over neighbouring pixels: draw it at half size
+        hh, hw = (h + 1) // 2, (w + 1) // 2
+        raw = np.frombuffer(rng.bytes(hh * hw * 3), np.int8).reshape(hh, hw, 3)
+        noise = cv2.resize(raw.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+        img = cv2.scaleAdd(noise, float(sigma / 74), img)  # uniform int8 has sd ~74
+    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if rng.random() < 0.9:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -282,17 +282,25 @@ def face_texture(
             cv2.circle(img, centre, int(r * 1.12 * sh), rim, -1, cv2.LINE_AA, 4)
         cv2.circle(img, centre, int(r * sh), colour, -1, cv2.LINE_AA, 4)
         cv2.circle(pipmask, centre, int(r * sh), 255, -1, cv2.LINE_AA, 4)
-    alpha, edge = _face_masks(t, int(round(mat.corner * 100)))
+    alpha, shade, glow = _face_shading(t, int(round(mat.corner * 100)), int(round(bevel * 100)))
+    col = img.astype(np.float32) * np.float32(diffuse)
+    if mat.opacity < 1:
+        alpha = alpha * (mat.opacity + (1 - mat.opacity) * pipmask.astype(np.float32) / 255)
+    weight = shade * alpha
+    if spec > 0.004:
+        col += glow * np.float32(255 * spec)
+    col = np.minimum(col, 255)
+    return cv2.merge([col[..., 0] * weight, col[..., 1] * weight, col[..., 2] * weight, alpha])
+
+
+@functools.lru_cache(maxsize=256)
+def _face_shading(t: int, corner_q: int, bevel_q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rounded-square alpha, edge darkening, (t, t, 3) highlight weight) for one face size."""
+    alpha, edge = _face_masks(t, corner_q)
     # rounded edges turn away from the light: darken a band along the face border
-    shade = 1 - 0.45 * np.clip(1 - edge / max(bevel, 1e-3), 0, 1) ** 2
-    out = np.empty((t, t, 4), np.float32)
-    col = img.astype(np.float32) * (shade * diffuse)[..., None]
-    if spec > 0:
-        col += 255 * spec * np.clip(edge * 1.4, 0, 1)[..., None]
-    a = alpha * (mat.opacity + (1 - mat.opacity) * pipmask.astype(np.float32) / 255)
-    out[..., :3] = np.minimum(col, 255) * a[..., None]
-    out[..., 3] = a
-    return out
+    shade = 1 - 0.45 * np.clip(1 - edge / max(bevel_q / 100, 1e-3), 0, 1) ** 2
+    glow = np.clip(edge * 1.4, 0, 1)
+    return alpha, shade.astype(np.float32), np.repeat(glow[..., None], 3, -1).astype(np.float32)
 
 
 # --- a die in the scene ---------------------------------------------------------------
@@ -374,18 +382,19 @@ def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: 
     if rad >= 1:  # round the silhouette's corners
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rad + 1, 2 * rad + 1))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
-    m = mask.astype(np.float32)[..., None] / 255
+    m = mask.astype(np.float32)[..., None] * np.float32(1 / 255)
     body = np.asarray(mat.body, np.float32)
     if mat.opacity < 1:  # light through a translucent die takes its colour
         tint = np.clip(body / max(body.max(), 1) * 1.1, 0.1, 1)
         roi *= 1 - m * (1 - tint)
     ldir = np.asarray(light.direction)
-    roi[:] = roi * (1 - m * mat.opacity) + body * (light.ambient * 0.6) * m * mat.opacity
 
-    t = int(np.clip(np.ceil(edge_px * 1.5 / 8) * 8, 16, 160))
+    t = int(np.clip(np.ceil(edge_px * 1.25 / 8) * 8, 16, 128))
     bevel = float(np.clip(mat.corner * 1.2 + 0.05, 0.06, 0.3))
     world_n = NORMALS @ die.rot.T
     src = np.array([[0, 0], [t, 0], [t, t], [0, t]], np.float32)
+    # visible faces of a convex die never overlap, so their premultiplied layers add up
+    faces = np.zeros((rh, rw, 4), np.float32)
     for i in range(6):
         n = world_n[i]
         fc = die.centre + 0.5 * die.size * n
@@ -402,6 +411,9 @@ def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: 
         dst = np.roll(dst, int(die.face_turns[i]), axis=0).astype(np.float32)
         hmat = cv2.getPerspectiveTransform(src, dst)
         warped = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-        a = warped[..., 3:4] * m
-        roi[:] = roi * (1 - a) + warped[..., :3] * m
+        cv2.add(faces, warped, dst=faces)
+    # the rounded edges between faces: the body colour, dimmed, where no face covers
+    face_a = np.minimum(faces[..., 3:4], 1)
+    under = m * (1 - face_a) * mat.opacity
+    roi[:] = roi * (1 - under - face_a * m) + (body * np.float32(light.ambient * 0.6)) * under + faces[..., :3] * m
     return uv

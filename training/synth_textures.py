@@ -1,6 +1,6 @@
 """Procedural table surfaces for the synthetic dice renderer.
 
-Every surface function returns a float32 BGR image (h, w, 3) in 0..255, axis-aligned in
+Every surface function returns a uint8 BGR image (h, w, 3), axis-aligned in
 *table* coordinates; the scene warps it into the camera. Feature sizes are given in
 texture pixels per die edge (``ppd``) so grain, fibres and weave stay in proportion to the
 dice at any camera distance.
@@ -22,12 +22,17 @@ def smooth_noise(rng: np.random.Generator, h: int, w: int, cell_y: float, cell_x
     gh = int(min(max(2, h / max(cell_y, 1.0) + 2), h + 2))
     gw = int(min(max(2, w / max(cell_x, 1.0) + 2), w + 2))
     grid = rng.random((gh, gw), dtype=np.float32)
+    # cubic up to 4x the grid keeps blobs round; linear from there is much cheaper
+    if 4 * gh < h and 4 * gw < w:
+        grid = cv2.resize(grid, (4 * gw, 4 * gh), interpolation=cv2.INTER_CUBIC)
+        return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
     return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
 def fine_noise(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """Per-pixel uniform noise in [-0.5, 0.5), float32 (h, w)."""
-    return rng.random((h, w), dtype=np.float32) - 0.5
+    raw = np.frombuffer(rng.bytes(h * w), np.uint8).reshape(h, w)
+    return raw.astype(np.float32) * np.float32(1 / 256) - np.float32(0.5)
 
 
 def jitter_color(rng: np.random.Generator, bgr: Color, amount: float = 0.1) -> np.ndarray:
@@ -37,9 +42,12 @@ def jitter_color(rng: np.random.Generator, bgr: Color, amount: float = 0.1) -> n
     return np.clip(c, 0, 255)
 
 
-def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
-    t = t[..., None]
-    return a * (1 - t) + b * t
+def colorize(t: np.ndarray, *stops: np.ndarray) -> np.ndarray:
+    """Map ``t`` (h, w) float32 in 0..1 onto a ramp through the colour ``stops``: uint8 BGR."""
+    x = np.linspace(0, 1, len(stops))
+    lut = np.stack([np.interp(np.linspace(0, 1, 256), x, [float(c[k]) for c in stops]) for k in range(3)], -1)
+    q = cv2.convertScaleAbs(t, alpha=255.0)
+    return cv2.LUT(cv2.merge([q, q, q]), np.clip(lut, 0, 255).astype(np.uint8).reshape(256, 1, 3))
 
 
 # BGR tones, light to dark: birch, pine, oak, teak, cherry, walnut, grey-washed, white-washed.
@@ -57,21 +65,20 @@ def wood(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
     warp = smooth_noise(rng, h, w, ppd * rng.uniform(0.4, 1.5), ppd * rng.uniform(3, 12))
     warp += 0.3 * smooth_noise(rng, h, w, ppd * 0.3, ppd * 2)
     y = np.arange(h, dtype=np.float32)[:, None]
-    phase = (y + warp * spacing * rng.uniform(2, 8)) / spacing
-    rings = 0.5 + 0.5 * np.sin(phase * np.float32(2 * np.pi))
-    rings **= np.float32(rng.uniform(1, 4))
+    phase = (y + warp * np.float32(spacing * rng.uniform(2, 8))) * np.float32(2 * np.pi / spacing)
+    rings = cv2.pow(0.5 + 0.5 * np.sin(phase), float(rng.uniform(1, 4)))
     fibre = smooth_noise(rng, h, w, rng.uniform(0.8, 2.5), ppd * rng.uniform(0.3, 1.5))
     tone = smooth_noise(rng, h, w, ppd * 4, ppd * 10)
-    t = rng.uniform(0.3, 0.8) * rings + 0.3 * fibre + 0.25 * tone
+    t = np.float32(rng.uniform(0.3, 0.8)) * rings + 0.3 * fibre + 0.25 * tone
     if rng.random() < 0.45:  # planks: each its own tone, dark seams between
         width = ppd * rng.uniform(1.5, 5)
-        plank = np.floor((y + rng.uniform(0, width)) / width).astype(np.int32)
-        offs = rng.uniform(-0.25, 0.25, plank.max() + 2).astype(np.float32)
-        t = t + offs[plank]
-        seam = np.abs(((y + rng.uniform(0, width)) % width) - width / 2) > width / 2 - max(1.0, ppd * 0.02)
-        t = np.where(seam, t + 0.8, t)
-    img = _lerp(light, dark, np.clip(t, 0, 1.4).astype(np.float32))
-    return img + fine_noise(rng, h, w)[..., None] * rng.uniform(2, 8)
+        off = rng.uniform(0, width)
+        plank = np.floor((y + off) / width).astype(np.int32)
+        shift = rng.uniform(-0.25, 0.25, int(plank.max()) + 2).astype(np.float32)[plank]
+        seam = np.abs(((y + off) % width) - width / 2) > width / 2 - max(1.0, ppd * 0.02)
+        t = t + (shift + np.where(seam, np.float32(0.8), np.float32(0)))
+    t = t * np.float32(1 / 1.4) + fine_noise(rng, h, w) * np.float32(rng.uniform(0.01, 0.04))
+    return colorize(t, light, dark, dark * 0.6)
 
 
 _FELT = [(50, 105, 20), (40, 80, 15), (140, 70, 30), (110, 45, 20), (35, 30, 140),
@@ -83,8 +90,8 @@ def felt(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
     base = jitter_color(rng, _FELT[rng.integers(len(_FELT))], 0.2)
     fib = cv2.GaussianBlur(fine_noise(rng, h, w), (0, 0), rng.uniform(0.5, 1.2))
     mott = smooth_noise(rng, h, w, ppd * rng.uniform(0.3, 2)) - 0.5
-    gain = 1 + fib * rng.uniform(0.3, 0.8) + mott * rng.uniform(0.05, 0.25)
-    return base * gain[..., None]
+    t = 0.5 + fib * np.float32(rng.uniform(0.3, 0.8)) + mott * np.float32(rng.uniform(0.05, 0.25))
+    return colorize(t, base * 0.5, base, np.minimum(base * 1.5 + 10, 255))
 
 
 _PAPER = [(235, 238, 240), (215, 225, 230), (100, 140, 180), (80, 120, 160), (170, 170, 170),
@@ -94,18 +101,17 @@ _PAPER = [(235, 238, 240), (215, 225, 230), (100, 140, 180), (80, 120, 160), (17
 def paper(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
     """Paper, cardboard or a board: flat tone, fine speckle, sometimes ruled or squared."""
     base = jitter_color(rng, _PAPER[rng.integers(len(_PAPER))], 0.08)
-    speck = fine_noise(rng, h, w) * rng.uniform(3, 14)
-    mott = (smooth_noise(rng, h, w, ppd * rng.uniform(1, 6)) - 0.5) * rng.uniform(0, 0.12)
-    img = base * (1 + mott)[..., None] + speck[..., None]
+    t = 0.5 + fine_noise(rng, h, w) * np.float32(rng.uniform(0.02, 0.1))
+    t += (smooth_noise(rng, h, w, ppd * rng.uniform(1, 6)) - 0.5) * np.float32(rng.uniform(0, 0.15))
+    img = colorize(t, base * 0.5, base, np.minimum(base * 1.5 + 10, 255))
     if rng.random() < 0.25:  # ruled or squared paper
         step = max(4, int(ppd * rng.uniform(0.3, 1.0)))
         line = jitter_color(rng, (200, 150, 120) if rng.random() < 0.6 else (150, 150, 150), 0.2)
+        line = (0.5 * base + 0.5 * line).astype(np.uint8)
         thick = max(1, int(step * 0.08))
-        rows = (np.arange(h) % step) < thick
-        img[rows] = img[rows] * 0.5 + line * 0.5
+        img[(np.arange(h) % step) < thick] = line
         if rng.random() < 0.6:
-            cols = (np.arange(w) % step) < thick
-            img[:, cols] = img[:, cols] * 0.5 + line * 0.5
+            img[:, (np.arange(w) % step) < thick] = line
     return img
 
 
@@ -113,9 +119,9 @@ def plain(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
     """A painted or laminated table top of any colour."""
     hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 160), rng.integers(25, 250)]]])
     base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
-    mott = (smooth_noise(rng, h, w, ppd * rng.uniform(2, 10)) - 0.5) * rng.uniform(0, 0.15)
-    img = base * (1 + mott)[..., None]
-    return img + fine_noise(rng, h, w)[..., None] * rng.uniform(1, 6)
+    t = 0.5 + (smooth_noise(rng, h, w, ppd * rng.uniform(2, 10)) - 0.5) * np.float32(rng.uniform(0, 0.15))
+    t += fine_noise(rng, h, w) * np.float32(rng.uniform(0.005, 0.03))
+    return colorize(t, base * 0.5, base, np.minimum(base * 1.5 + 10, 255))
 
 
 def cloth(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
@@ -136,8 +142,8 @@ def cloth(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
         t = (sy + sx) / 2
     wp = max(2.0, ppd * rng.uniform(0.03, 0.08))
     weave = np.sin(x * np.float32(2 * np.pi / wp)) * np.sin(y * np.float32(2 * np.pi / wp))
-    img = _lerp(c1, c2, np.ascontiguousarray(t, np.float32))
-    return img * (1 + 0.08 * weave)[..., None] + fine_noise(rng, h, w)[..., None] * 6
+    t = 0.1 + 0.8 * t + 0.06 * weave + fine_noise(rng, h, w) * np.float32(0.05)
+    return colorize(t, c1 * 0.8, c1, c2, c2 * 0.8)
 
 
 SURFACES: dict[str, Callable[[np.random.Generator, int, int, float], np.ndarray]] = {
@@ -170,12 +176,13 @@ def _tray(rng: np.random.Generator, inner: np.ndarray, ppd: float) -> np.ndarray
     x1, y1 = int(w * rng.uniform(0.7, 1.3)), int(h * rng.uniform(0.7, 1.3))
     rim = max(2, int(ppd * rng.uniform(0.3, 1.2)))
     rim_col = jitter_color(rng, ((30, 30, 30), (40, 60, 90), (60, 100, 150), (20, 20, 60))[rng.integers(4)], 0.2)
-    mask = np.zeros((h, w), np.float32)
-    cv2.rectangle(mask, (x0, y0), (x1, y1), 1.0, -1)
-    img = img * (1 - mask[..., None]) + rim_col * mask[..., None]
-    inner_mask = np.zeros((h, w), np.float32)
-    cv2.rectangle(inner_mask, (x0 + rim, y0 + rim), (x1 - rim, y1 - rim), 1.0, -1)
-    # the rim casts a soft shadow into the tray
-    shade = cv2.GaussianBlur(inner_mask, (0, 0), rim * 0.6 + 1)
-    inner_shaded = inner * (0.55 + 0.45 * shade)[..., None]
-    return img * (1 - inner_mask[..., None]) + inner_shaded * inner_mask[..., None]
+    cv2.rectangle(img, (x0, y0), (x1, y1), tuple(float(c) for c in rim_col), -1)
+    ix0, iy0, ix1, iy1 = max(x0 + rim, 0), max(y0 + rim, 0), min(x1 - rim, w), min(y1 - rim, h)
+    if ix1 > ix0 and iy1 > iy0:
+        # the rim casts a soft shadow into the tray
+        yy = np.arange(iy0, iy1, dtype=np.float32)[:, None]
+        xx = np.arange(ix0, ix1, dtype=np.float32)[None, :]
+        d = np.minimum(np.minimum(xx - (x0 + rim), (x1 - rim) - xx), np.minimum(yy - (y0 + rim), (y1 - rim) - yy))
+        shade = 0.55 + 0.45 * np.clip(d / (rim * 1.5 + 1), 0, 1)
+        img[iy0:iy1, ix0:ix1] = (inner[iy0:iy1, ix0:ix1] * shade[..., None]).astype(np.uint8)
+    return img
