@@ -1,0 +1,152 @@
+"""Time decoding and recognition of phone-sized photos, and their peak memory.
+
+    python benchmarks/bench_vision.py [--repeats 20] [--models DIR] [--json]
+
+Each size runs in a fresh subprocess so that its peak memory (the kernel's resident
+high-water mark: OpenCV and onnxruntime allocate outside Python, where tracemalloc
+cannot see) is its own.
+The photos are a real sample photo (`sample_images/`, 21 dice) scaled to the photo's
+height and padded onto a wood-like table, with sensor-like noise, stored as JPEG
+(quality 92) like a phone would; they are made once, before the timed subprocesses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZES = ((640, 480), (1920, 1080), (4032, 3024))
+SOURCE = ROOT / "sample_images" / "byler_d6" / "IMG_20191208_111730.jpg"  # 21 dice
+
+
+def table_photo(width: int, height: int, seed: int = 0):
+    """The source photo scaled to `height` and centred on a wood-grain table `width` wide."""
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y = np.linspace(0, 1, height, dtype=np.float32)[:, None]
+    x = np.linspace(0, 1, width, dtype=np.float32)[None, :]
+    grain = np.sin(40 * y + 3 * np.sin(5 * x + 2 * y)) * 0.5 + 0.5
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (height, width)).astype(np.float32), (0, 0), 2)
+    shade = 0.85 + 0.1 * grain + 0.03 * noise
+    wood = np.array([150, 190, 220], np.float32)  # BGR: light beech
+    canvas = np.clip(shade[..., None] * wood, 0, 255).astype(np.uint8)
+    photo = cv2.imread(str(SOURCE))
+    side = min(height, width)
+    photo = cv2.resize(photo, (side, side), interpolation=cv2.INTER_AREA if side < photo.shape[0] else cv2.INTER_CUBIC)
+    x0, y0 = (width - side) // 2, (height - side) // 2
+    canvas[y0 : y0 + side, x0 : x0 + side] = photo
+    # Sensor noise: without it a 12-megapixel JPEG is a fraction of a phone's and decodes too fast.
+    canvas = cv2.add(canvas, rng.normal(0, 3, canvas.shape).astype(np.int16), dtype=cv2.CV_8U)
+    ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return jpeg.tobytes()
+
+
+def _times(fn, repeats: int) -> dict:
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return {"median_ms": round(statistics.median(samples), 1),
+            "p90_ms": round(samples[min(len(samples) - 1, int(0.9 * len(samples)))], 1)}
+
+
+def _maxrss_mb() -> float:
+    """Peak resident memory of this process in MiB.
+
+    Linux's VmHWM belongs to this program alone; ru_maxrss would also carry the
+    parent's peak across fork and exec (the parent made 12-megapixel photos).
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
+
+
+def worker(photo: Path, repeats: int, models: str | None) -> dict:
+    data = photo.read_bytes()
+    from vision.decode import decode_image
+    from vision.reader import DiceReader
+
+    start = time.perf_counter()
+    reader = DiceReader(models)
+    load_ms = (time.perf_counter() - start) * 1000
+    rss_loaded = _maxrss_mb()
+    image = decode_image(data)
+    reader.read(image)  # first run allocates onnxruntime's buffers
+    decode = _times(lambda: decode_image(data), repeats)
+    recognise = _times(lambda: reader.read(image), repeats)
+    return {
+        "size": f"{image.shape[1]}x{image.shape[0]}", "jpeg_kb": round(len(data) / 1024),
+        "dice_found": len(reader.read(image)), "decode": decode, "recognition": recognise, "model_load_ms": round(load_ms),
+        "rss_after_load_mb": round(rss_loaded), "peak_rss_mb": round(_maxrss_mb()),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--models", help="folder with the ONNX models (default: the shipped ones)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per size instead of a table")
+    parser.add_argument("--worker", type=Path, metavar="JPEG", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.repeats, args.models)))
+        return 0
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        photos = []
+        for width, height in SIZES:
+            photos.append(Path(tmp) / f"table_{width}x{height}.jpg")
+            photos[-1].write_bytes(table_photo(width, height))
+        for photo in photos:
+            row = _run_worker(photo, args)
+            if row is None:
+                return 1
+            rows.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+    if not args.json:
+        load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
+        print(f"{args.repeats} repeats each; times in ms (median / p90); memory is the process's peak RSS; "
+              f"CPUs: {os.cpu_count()}, load average before: {load}\n")
+        print("| photo | JPEG | decode | recognition | dice found | RSS after model load | peak RSS |")
+        print("|---|---|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['size']} | {r['jpeg_kb']} KB | {r['decode']['median_ms']} / {r['decode']['p90_ms']} "
+                  f"| {r['recognition']['median_ms']} / {r['recognition']['p90_ms']} | {r['dice_found']} "
+                  f"| {r['rss_after_load_mb']} MB | {r['peak_rss_mb']} MB |")
+    return 0
+
+
+def _run_worker(photo: Path, args: argparse.Namespace) -> dict | None:
+    cmd = [sys.executable, __file__, "--worker", str(photo), "--repeats", str(args.repeats)]
+    if args.models:
+        cmd += ["--models", args.models]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines()
+        print(lines[-1] if lines else "the benchmark worker failed", file=sys.stderr)
+        return None
+    return json.loads(done.stdout)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
