@@ -10,7 +10,7 @@ from scoring.dice import check_dice
 from scoring.errors import RuleError
 from scoring.events import Bank, Throw, parse_push_event
 from scoring.variants import Variant
-from scoring.winner import winner_of
+from scoring.turns import check_not_over, check_turn, winner_of
 
 
 @dataclass(frozen=True)
@@ -73,16 +73,6 @@ class PushTable:
             return self.players[self.reached_by]
         return winner_of(self.totals)
 
-    def _check_turn(self, player: str) -> None:
-        if self.finished:
-            raise RuleError("The game is over; no more throws can be entered", code="game_over")
-        if player not in self.players:
-            raise RuleError(f"No player named {player!r} in this game", code="unknown_player",
-                            player=player)
-        if player != self.current_player:
-            raise RuleError(f"It is {self.current_player}'s turn, not {player}'s",
-                            code="not_your_turn", player=player, current=self.current_player)
-
     def _check_throw(self, throw: Sequence[int]) -> tuple[int, ...]:
         dice = check_dice(throw, what="throw")
         left = self.turn_state.dice_left
@@ -96,8 +86,7 @@ class PushTable:
 
     def keep_options(self, throw: Sequence[int]) -> list[poker.KeepOption]:
         """Every legal set-aside of the current player's `throw`, best first."""
-        if self.finished:
-            raise RuleError("The game is over; no more throws can be entered", code="game_over")
+        check_not_over(self)
         return poker.keep_options(self._check_throw(throw))
 
     def options(self, throw: Sequence[int]) -> list[dict]:
@@ -112,7 +101,7 @@ class PushTable:
     def play(self, event: object) -> tuple[Throw | Bank, PushTable]:
         """Validate `event` and return it parsed, with the table after it."""
         parsed = parse_push_event(event)
-        self._check_turn(parsed.player)
+        check_turn(self, parsed.player)
         ts = self.turn_state
         if isinstance(parsed, Bank):
             if ts.turn_total == 0:

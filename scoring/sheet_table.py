@@ -10,7 +10,7 @@ from scoring.errors import RuleError
 from scoring.events import Fill, parse_sheet_event
 from scoring.sheet import Sheet
 from scoring.variants import Choice, SheetVariant
-from scoring.winner import winner_of
+from scoring.turns import check_not_over, check_turn, winner_of
 
 
 @dataclass(frozen=True)
@@ -51,20 +51,9 @@ class SheetTable:
     def sheet_of(self, player: str) -> Sheet:
         return self.sheets[self.players.index(player)]
 
-    def _check_turn(self, player: str) -> None:
-        if self.finished:
-            raise RuleError("The game is over; no more throws can be entered", code="game_over")
-        if player not in self.players:
-            raise RuleError(f"No player named {player!r} in this game", code="unknown_player",
-                            player=player)
-        if player != self.current_player:
-            raise RuleError(f"It is {self.current_player}'s turn, not {player}'s",
-                            code="not_your_turn", player=player, current=self.current_player)
-
     def choices(self, dice: Sequence[int]) -> list[Choice]:
         """The legal boxes for the current player's `dice`, best first."""
-        if self.finished:
-            raise RuleError("The game is over; no more throws can be entered", code="game_over")
+        check_not_over(self)
         dice = check_dice(dice, count=self.variant.dice_count)
         return self.variant.choices(self.sheet_of(self.current_player), dice)
 
@@ -74,7 +63,7 @@ class SheetTable:
     def play(self, event: object) -> tuple[Fill, SheetTable]:
         """Validate `event` and return it parsed, with the table after it."""
         fill = parse_sheet_event(event)
-        self._check_turn(fill.player)
+        check_turn(self, fill.player)
         dice = check_dice(fill.dice, count=self.variant.dice_count, what="dice")
         column = self._column(fill.column)
         sheet = self.sheet_of(fill.player)

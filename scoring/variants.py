@@ -104,7 +104,10 @@ class SheetVariant(Variant):
     bonus_threshold: ClassVar[int] = 63
     upper_bonus: ClassVar[int] = 35
     column_weights: ClassVar[tuple[int, ...]] = (1,)
-    extra_bonus_points: ClassVar[int] = 100
+    # Points for five of a kind while the five_kind box holds 50 (0: no such bonus),
+    # and whether a player can earn them only once.
+    extra_bonus_points: ClassVar[int] = 0
+    extra_bonus_once: ClassVar[bool] = False
 
     @property
     def boxes(self) -> tuple[str, ...]:
@@ -119,11 +122,16 @@ class SheetVariant(Variant):
         """Points of the throw in every box by the plain rules (no joker, no bonus)."""
         return score_all(dice)
 
-    # Hooks the subclasses override.
-
     def extra_bonus(self, sheet: Sheet, dice: Sequence[int]) -> int:
         """Extra points earned by ending a turn with `dice` on `sheet`."""
-        return 0
+        # A scratched five_kind box (0) never leads to an extra bonus.
+        if (not self.extra_bonus_points or not is_five_kind(dice)
+                or sheet.box(Box.FIVE_KIND) != 50
+                or (self.extra_bonus_once and sheet.extra_bonus_earned)):
+            return 0
+        return self.extra_bonus_points
+
+    # Hooks the subclasses override.
 
     def joker(self, sheet: Sheet, dice: Sequence[int]) -> str | None:
         """None, "free" (any box, lower ones at full value) or "forced" (Yahtzee order)."""
@@ -166,28 +174,21 @@ def _forced_joker_cells(cells, dice):
 class Spiffel(SheetVariant):
     id = "spiffel"
     aliases = ("kniffel",)
+    extra_bonus_points = 100
+    extra_bonus_once = True
     _labels = labels.SPIFFEL
 
-    def _second(self, sheet: Sheet, dice: Sequence[int]) -> bool:
-        # Only once, and only after a real Spiffel: a scratched box (0) gives nothing.
-        return (is_five_kind(dice) and sheet.box(Box.FIVE_KIND) == 50
-                and not sheet.extra_bonus_earned)
-
-    def extra_bonus(self, sheet, dice):
-        return self.extra_bonus_points if self._second(sheet, dice) else 0
-
     def joker(self, sheet, dice):
-        return "free" if self._second(sheet, dice) else None
+        # Only the Spiffel that earns the once-only bonus is a joker.
+        return "free" if self.extra_bonus(sheet, dice) else None
 
 
 class Wuerfelware(SheetVariant):
     id = "wuerfelware"
     min_players = 2
     bonus_threshold = 65
+    extra_bonus_points = 100
     _labels = labels.WUERFELWARE
-
-    def extra_bonus(self, sheet, dice):
-        return self.extra_bonus_points if is_five_kind(dice) and sheet.box(Box.FIVE_KIND) == 50 else 0
 
 
 class Wuerfelspiel(SheetVariant):
@@ -199,10 +200,8 @@ class Wuerfelspiel(SheetVariant):
 
 class Yahtzee(SheetVariant):
     id = "yahtzee"
+    extra_bonus_points = 100
     _labels = labels.YAHTZEE
-
-    def extra_bonus(self, sheet, dice):
-        return self.extra_bonus_points if is_five_kind(dice) and sheet.box(Box.FIVE_KIND) == 50 else 0
 
     def joker(self, sheet, dice):
         return "forced" if is_five_kind(dice) and not sheet.is_open(Box.FIVE_KIND) else None
