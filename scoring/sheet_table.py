@@ -73,13 +73,7 @@ class SheetTable:
                 f"Box '{self.variant.label(fill.box, 'en')}'{where} is already filled for {fill.player}",
                 code="box_filled", box=fill.box.value, column=column, player=fill.player,
             )
-        choices = self.variant.choices(sheet, dice)
-        chosen = next((c for c in choices if c.box is fill.box and (c.column or 1) == column), None)
-        if chosen is None:
-            raise RuleError(self.variant.forced_joker_message(sheet, dice), code="forced_joker",
-                            box=fill.box.value)
-        after = sheet.filled(fill.box, column, chosen.points).with_extra_bonus(
-            self.variant.extra_bonus(sheet, dice))
+        after = self.variant.fill(sheet, dice, fill.box, column)
         i = self.players.index(fill.player)
         sheets = self.sheets[:i] + (after,) + self.sheets[i + 1:]
         parsed = Fill(fill.player, dice, fill.box, fill.column)

@@ -142,21 +142,38 @@ class SheetVariant(Variant):
 
     # Derived.
 
+    def _allowed(self, sheet: Sheet, dice: Sequence[int], joker: str | None):
+        cells = sheet.open_cells()
+        return _forced_joker_cells(cells, dice) if joker == "forced" else cells
+
+    @staticmethod
+    def _points(box: Box, dice: Sequence[int], joker: str | None) -> int:
+        return joker_score(box, dice) if joker and not box.is_upper else score_box(box, dice)
+
     def choices(self, sheet: Sheet, dice: Sequence[int]) -> list[Choice]:
         """Every box (and column) `dice` may legally fill on `sheet`, best first."""
         joker = self.joker(sheet, dice)
         extra = self.extra_bonus(sheet, dice)
-        cells = sheet.open_cells()
-        if joker == "forced":
-            cells = _forced_joker_cells(cells, dice)
         out = []
-        for box, column in cells:
-            points = joker_score(box, dice) if joker and not box.is_upper else score_box(box, dice)
+        for box, column in self._allowed(sheet, dice, joker):
+            points = self._points(box, dice, joker)
             after = sheet.filled(box, column, points).with_extra_bonus(extra)
             out.append(Choice(box, column if self.columns > 1 else None, points,
                               joker is not None, after.total - sheet.total))
         out.sort(key=lambda c: (-c.gain, -c.points, c.column or 0, BOXES.index(c.box)))
         return out
+
+    def fill(self, sheet: Sheet, dice: Sequence[int], box: Box, column: int) -> Sheet:
+        """`sheet` after ending a turn with `dice` in the open `box` of `column`.
+
+        RuleError if a forced joker sends the throw elsewhere.
+        """
+        joker = self.joker(sheet, dice)
+        if joker == "forced" and (box, column) not in self._allowed(sheet, dice, joker):
+            raise RuleError(self.forced_joker_message(sheet, dice), code="forced_joker",
+                            box=box.value)
+        return sheet.filled(box, column, self._points(box, dice, joker)).with_extra_bonus(
+            self.extra_bonus(sheet, dice))
 
     def new_table(self, players: tuple[str, ...], options: dict):
         from scoring.sheet_table import SheetTable

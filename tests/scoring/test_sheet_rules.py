@@ -295,3 +295,21 @@ def test_options_refused_once_the_game_is_over():
     game = _play_out(Game.new("spiffel", ["Anna"]), {"Anna": [1, 2, 3, 4, 6]})
     with pytest.raises(RuleError, match="over"):
         game.options([1, 2, 3, 4, 5])
+
+
+def test_column_null_is_accepted_in_one_column_games():
+    # options() reports "column": null for these games; sending it back must work.
+    game = Game.new("spiffel", ["Anna"]).play(
+        {"player": "Anna", "dice": [2, 2, 3, 3, 3], "box": "full_house", "column": None})
+    assert game.sheet_of("Anna").box("full_house") == 25
+    assert "column" not in game.to_dict()["events"][0]
+
+
+def test_events_use_the_options_of_the_same_throw():
+    # Every option offered for a throw is accepted as an event and scores what it said.
+    game = fill(Game.new("wuerfelspiel", ["Anna"]), [2, 2, 2, 2, 2], "five_kind", 2)
+    for option in game.options([3, 3, 3, 4, 4]):
+        after = fill(game, [3, 3, 3, 4, 4], option["box"], option["column"])
+        sheet = after.sheet_of("Anna")
+        assert sheet.box(option["box"], option["column"]) == option["points"]
+        assert after.totals["Anna"] - game.totals["Anna"] == option["gain"]
