@@ -265,7 +265,7 @@
     if (state.finished) {
       var w = state.winner;
       var text = Array.isArray(w) ? fmt('tie', {players: w.join(', ')}) : fmt('winner', {player: w});
-      box.appendChild(el('div', {className: 'banner-main finished'}, el('span', {className: 'trophy', ariaHidden: 'true'}, '🏆'), el('strong', null, text)));
+      box.appendChild(el('div', {className: 'banner-main finished'}, el('span', {className: 'trophy', ariaHidden: 'true'}, '★'), el('strong', null, text)));
     } else {
       var line = el('div', {className: 'banner-main'});
       line.appendChild(el('strong', {className: 'current-player', id: 'current-player'}, fmt('turn_of', {player: state.current_player})));
@@ -405,6 +405,7 @@
         el('button', {type: 'button', className: 'btn btn-danger btn-big', id: 'bust-btn', onclick: function () { enter({keep: []}); }}, T.bust_ok)));
       return;
     }
+    var scratch = null;
     t.options.forEach(function (o, i) {
       var btn;
       if (isSheet()) {
@@ -423,11 +424,21 @@
         btn = el('button', {type: 'button', className: 'option' + (i === 0 ? ' best' : ''), dataset: {keep: o.keep.join(',')},
           onclick: function () { enter({keep: o.keep}); }},
           row,
-          o.hot_dice ? el('span', {className: 'tag tag-best'}, '🔥') : null,
+          o.hot_dice ? el('span', {className: 'tag tag-joker'}, T.hot_dice_tag) : null,
           el('span', {className: 'option-label muted'}, '→ ' + o.turn_total),
           el('span', {className: 'option-points'}, '+' + o.points));
       }
-      list.appendChild(el('li', null, btn));
+      // Scratch options (0 points) go into a fold below the ones that score.
+      if (isSheet() && o.points === 0 && i > 0) {
+        if (!scratch) {
+          scratch = el('ol', {className: 'options'});
+          list.appendChild(el('li', {className: 'scratch-fold'},
+            el('details', {id: 'scratch-fold'}, el('summary', null, T.scratch_fold), scratch)));
+        }
+        scratch.appendChild(el('li', null, btn));
+      } else {
+        list.appendChild(el('li', null, btn));
+      }
     });
   }
 
@@ -441,7 +452,7 @@
       el('span', {className: 'muted'}, T.turn_total),
       el('strong', {id: 'turn-total'}, String(ts.turn_total)),
       el('span', {className: 'muted'}, ts.dice_left + ' ' + T.dice_left)));
-    if (ts.hot_dice) panel.appendChild(el('p', {className: 'hot'}, '🔥 ' + T.hot_dice));
+    if (ts.hot_dice) panel.appendChild(el('p', {className: 'hot'}, T.hot_dice));
     var row = el('div', {className: 'action-row'});
     var bank = el('button', {type: 'button', className: 'btn btn-primary', id: 'bank-btn', onclick: function () { enter({bank: true}); }}, T.bank + ' (' + ts.turn_total + ')');
     bank.disabled = !(ts.turn_total > 0) || !!state.throw;
@@ -572,7 +583,7 @@
       body.appendChild(tr);
     }
     var total = el('tr', {className: 'sum-row total-row'}, el('th', {scope: 'row'}, T.score));
-    var togo = el('tr', {className: 'sum-row'}, el('th', {scope: 'row'}, '🎯 ' + target));
+    var togo = el('tr', {className: 'sum-row'}, el('th', {scope: 'row'}, T.target_short + ' ' + target));
     state.players.forEach(function (p) {
       var score = state.sheet[p].score;
       total.appendChild(el('td', {className: p === state.current_player ? 'current' : '', dataset: {total: p}}, String(score)));

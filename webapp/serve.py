@@ -1,0 +1,163 @@
+"""Running the app at the table: cheroot server, LAN address, terminal QR code, HTTPS.
+
+cheroot is a production WSGI server in pure Python (runs on Windows too) that serves
+TLS with the standard library's ssl module, which phone browsers need before they
+allow live camera access.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+import socket
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from cheroot import wsgi
+
+THREADS = 16
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (the one phones can reach)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        # A UDP "connect" sends nothing; it only picks the outgoing interface.
+        s.connect(("192.0.2.1", 80))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def public_url(host: str, port: int, https: bool) -> str:
+    """The address to print: the LAN address when listening on all interfaces."""
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"{'https' if https else 'http'}://{shown}:{port}/"
+
+
+def qr_lines(text: str, *, quiet: int = 2) -> list[str]:
+    """`text` as a QR code drawn with Unicode half blocks, two module rows per line.
+
+    Dark modules are drawn as blocks on a light background; callers add colours so
+    that it scans on dark terminals too.
+    """
+    import cv2
+
+    modules = cv2.QRCodeEncoder.create().encode(text)  # 0 = dark, 255 = light, 2-module border
+    dark = [[px == 0 for px in row] for row in modules]
+    width = len(dark[0]) + 2 * quiet
+    blank = [False] * width
+    grid = [blank] * quiet + [[False] * quiet + row + [False] * quiet for row in dark] + [blank] * quiet
+    if len(grid) % 2:
+        grid.append(blank)
+    chars = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+    return ["".join(chars[(top, bottom)] for top, bottom in zip(grid[i], grid[i + 1])) for i in range(0, len(grid), 2)]
+
+
+def print_banner(url: str, out: TextIO = sys.stdout, *, https: bool = False, data_dir: str = "") -> None:
+    """The address and its QR code, for the players to scan."""
+    colour = out.isatty()
+    out.write("\n  dicecam läuft / is running\n\n")
+    for line in qr_lines(url):
+        # Black on white whatever the terminal's colours, so phone cameras can read it.
+        out.write(f"  \x1b[30;47m{line}\x1b[0m\n" if colour else f"  {line}\n")
+    out.write(f"\n  Am Handy öffnen / open on a phone:  {url}\n")
+    if https:
+        out.write("  (selbst signiertes Zertifikat: im Browser einmal bestätigen / "
+                  "self-signed certificate: accept it once in the browser)\n")
+    if data_dir:
+        out.write(f"  Daten / data: {data_dir}\n")
+    out.write("  Beenden / stop: Ctrl+C\n\n")
+    out.flush()
+
+
+def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
+    """A self-signed certificate for `hosts` in `folder`, made once and then reused.
+
+    It is made again when a host (for example a new LAN address) is missing from it
+    or it is about to expire.
+    """
+    # Lazy: only `serve --https` needs cryptography.
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    wanted = sorted(set(hosts) | {"localhost", "127.0.0.1"})
+    now = dt.datetime.now(dt.timezone.utc)
+    if cert_path.exists() and key_path.exists():
+        cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+        san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        have = {str(v) for v in san.get_values_for_type(x509.IPAddress)} | set(san.get_values_for_type(x509.DNSName))
+        if set(wanted) <= have and cert.not_valid_after_utc - now > dt.timedelta(days=7):
+            return cert_path, key_path
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "dicecam"),
+                      x509.NameAttribute(NameOID.ORGANIZATION_NAME, "dicecam (self-signed)")])
+    alt: list[x509.GeneralName] = []
+    for h in wanted:
+        try:
+            alt.append(x509.IPAddress(ipaddress.ip_address(h)))
+        except ValueError:
+            alt.append(x509.DNSName(h))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        # Browsers refuse leaf certificates valid for more than 825 days.
+        .not_valid_after(now + dt.timedelta(days=825))
+        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    key_path.chmod(0o600)
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    return cert_path, key_path
+
+
+def make_server(app, host: str, port: int, *, certificate: tuple[Path, Path] | None = None) -> wsgi.Server:
+    """A cheroot server for `app`, bound when `prepare()` (or `start()`) is called.
+
+    Port 0 picks a free port; read it from `server.bind_addr` after `prepare()`.
+    """
+    server = wsgi.Server((host, port), app, numthreads=THREADS, server_name="dicecam")
+    if certificate is not None:
+        from cheroot.ssl.builtin import BuiltinSSLAdapter
+
+        server.ssl_adapter = BuiltinSSLAdapter(str(certificate[0]), str(certificate[1]))
+    return server
+
+
+def serve(app, host: str = "0.0.0.0", port: int = 8000, *, https: bool = False, out: TextIO = sys.stdout) -> None:
+    """Serve until Ctrl+C, after printing the address and its QR code."""
+    certificate = None
+    if https:
+        hosts = [lan_address()] + ([host] if host not in ("0.0.0.0", "::", "") else [])
+        certificate = ensure_certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
+    server = make_server(app, host, port, certificate=certificate)
+    server.prepare()  # bind now, so a taken port fails before the banner
+    bound_port = server.bind_addr[1]
+    print_banner(public_url(host, bound_port, https), out, https=https, data_dir=app.config["DATA_DIR"])
+    try:
+        server.serve()
+    finally:
+        server.stop()
