@@ -19,7 +19,16 @@ DEFAULT_MAX_PIXELS = 50_000_000
 
 
 class ImageError(ValueError):
-    """A photo that cannot be read; the message says why in words a player understands."""
+    """A photo that cannot be read; the message says why in words a player understands.
+
+    `code` names the kind of problem for callers that word it themselves (the web
+    page in German): "empty", "not_an_image", "unsupported", "truncated",
+    "damaged", "too_large" or "unreadable_file".
+    """
+
+    def __init__(self, message: str, code: str = "damaged") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -52,7 +61,7 @@ def read_header(data: bytes, *, max_pixels: int | None = None) -> ImageHeader:
     than that; the size is checked as soon as it is known.
     """
     if not data:
-        raise ImageError("the file is empty")
+        raise ImageError("the file is empty", "empty")
     limit = max_pixels if max_pixels is not None else float("inf")
     if data[:3] == b"\xff\xd8\xff":
         return _jpeg_header(data, limit)
@@ -62,8 +71,8 @@ def read_header(data: bytes, *, max_pixels: int | None = None) -> ImageHeader:
         return _webp_header(data, limit)
     for matches, reason in _UNSUPPORTED:
         if matches(data):
-            raise ImageError(reason)
-    raise ImageError("this is not an image (expected a JPEG, PNG or WebP photo)")
+            raise ImageError(reason, "unsupported")
+    raise ImageError("this is not an image (expected a JPEG, PNG or WebP photo)", "not_an_image")
 
 
 def decode_image(data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> np.ndarray:
@@ -91,14 +100,14 @@ def load_image(path: str | Path, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> np.
     path = Path(path)
     try:
         if path.is_dir():
-            raise ImageError("this is a folder, not a photo")
+            raise ImageError("this is a folder, not a photo", "unreadable_file")
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ImageError("no such file") from None
+        raise ImageError("no such file", "unreadable_file") from None
     except PermissionError:
-        raise ImageError("permission denied") from None
+        raise ImageError("permission denied", "unreadable_file") from None
     except OSError as exc:
-        raise ImageError(f"cannot read the file ({exc.strerror or exc})") from None
+        raise ImageError(f"cannot read the file ({exc.strerror or exc})", "unreadable_file") from None
     return decode_image(data, max_pixels=max_pixels)
 
 
@@ -107,7 +116,7 @@ def _to_bgr8(image: np.ndarray) -> np.ndarray:
         # Round to nearest: 65535 -> 255, 32896 -> 128.
         image = ((image.astype(np.uint32) + 128) // 257).astype(np.uint8)
     elif image.dtype != np.uint8:
-        raise ImageError(f"unsupported pixel type {image.dtype}")
+        raise ImageError(f"unsupported pixel type {image.dtype}", "unsupported")
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     elif image.shape[2] == 4:
@@ -131,7 +140,8 @@ _ORIENT: dict[int, Callable[[np.ndarray], np.ndarray]] = {
 def _check_size(width: int, height: int, limit: float) -> None:
     if width * height > limit:
         raise ImageError(
-            f"the photo is too large ({width}x{height} pixels; at most {limit / 1e6:g} megapixels)"
+            f"the photo is too large ({width}x{height} pixels; at most {limit / 1e6:g} megapixels)",
+            "too_large",
         )
 
 
@@ -147,7 +157,7 @@ _NO_LENGTH = {0x01, *range(0xD0, 0xD8)}  # TEM and RSTn stand alone
 
 
 def _jpeg_header(data: bytes, limit: float) -> ImageHeader:
-    truncated = ImageError("the JPEG file is incomplete (cut off before its end)")
+    truncated = ImageError("the JPEG file is incomplete (cut off before its end)", "truncated")
     damaged = ImageError("the JPEG file is damaged")
     size: tuple[int, int] | None = None
     orientation = 1
@@ -182,7 +192,7 @@ def _jpeg_header(data: bytes, limit: float) -> ImageHeader:
             height, width = struct.unpack_from(">HH", segment, 1)
             if width == 0 or height == 0:
                 # Height 0 means "given later in a DNL marker", which OpenCV does not read.
-                raise ImageError("the JPEG file uses an unsupported layout (no frame size)")
+                raise ImageError("the JPEG file uses an unsupported layout (no frame size)", "unsupported")
             _check_size(width, height, limit)
             size = (width, height)
         elif marker == 0xE1 and segment[:6] == b"Exif\x00\x00" and orientation == 1:
@@ -204,7 +214,7 @@ def _find_jpeg_end(data: bytes, pos: int) -> int:
     Data after EOI (phone trailers, motion-photo videos) is allowed.
     """
     n = len(data)
-    truncated = ImageError("the JPEG file is incomplete (cut off before its end)")
+    truncated = ImageError("the JPEG file is incomplete (cut off before its end)", "truncated")
     while True:
         pos = data.find(b"\xff", pos)
         if pos < 0 or pos + 1 >= n:
@@ -249,7 +259,7 @@ def _exif_orientation(tiff: bytes) -> int:
 # --- PNG ------------------------------------------------------------------
 
 def _png_header(data: bytes, limit: float) -> ImageHeader:
-    truncated = ImageError("the PNG file is incomplete (cut off before its end)")
+    truncated = ImageError("the PNG file is incomplete (cut off before its end)", "truncated")
     if len(data) < 33 or data[12:16] != b"IHDR":
         raise truncated if len(data) < 33 else ImageError("the PNG file is damaged")
     width, height = struct.unpack_from(">II", data, 16)
@@ -274,7 +284,7 @@ def _png_header(data: bytes, limit: float) -> ImageHeader:
 # --- WebP -----------------------------------------------------------------
 
 def _webp_header(data: bytes, limit: float) -> ImageHeader:
-    truncated = ImageError("the WebP file is incomplete (cut off before its end)")
+    truncated = ImageError("the WebP file is incomplete (cut off before its end)", "truncated")
     damaged = ImageError("the WebP file is damaged")
     (riff_size,) = struct.unpack_from("<I", data, 4)
     if len(data) < riff_size + 8 or len(data) < 30:

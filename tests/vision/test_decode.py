@@ -211,8 +211,9 @@ def test_header_reports_stored_size_and_format():
 # --- bad input ---------------------------------------------------------------
 
 def test_empty_file():
-    with pytest.raises(ImageError, match="empty"):
+    with pytest.raises(ImageError, match="empty") as exc:
         decode_image(b"")
+    assert exc.value.code == "empty"
 
 
 @pytest.mark.parametrize(
@@ -221,8 +222,9 @@ def test_empty_file():
     ids=["text", "zeros", "json", "two-bytes"],
 )
 def test_not_an_image(data):
-    with pytest.raises(ImageError, match="not an image"):
+    with pytest.raises(ImageError, match="not an image") as exc:
         decode_image(data)
+    assert exc.value.code == "not_an_image"
 
 
 @pytest.mark.parametrize(
@@ -234,8 +236,9 @@ def test_not_an_image(data):
     ],
 )
 def test_unsupported_formats_are_named(data, word):
-    with pytest.raises(ImageError, match=word):
+    with pytest.raises(ImageError, match=word) as exc:
         decode_image(data)
+    assert exc.value.code == "unsupported"
 
 
 def test_bmp_is_named_as_unsupported():
@@ -247,8 +250,9 @@ def test_bmp_is_named_as_unsupported():
 def test_truncated_jpeg_is_refused(keep):
     data = _jpeg(_visual(240, 384))
     cut = data[: int(len(data) * keep)] if keep > 0 else data[:keep]
-    with pytest.raises(ImageError, match="incomplete"):
+    with pytest.raises(ImageError, match="incomplete") as exc:
         decode_image(cut)
+    assert exc.value.code == "truncated"
 
 
 def test_truncated_progressive_jpeg_is_refused():
@@ -276,8 +280,9 @@ def test_png_decompression_bomb_is_refused_before_decoding():
     bomb = _png_bomb(40000, 40000)
     assert len(bomb) < 200
     peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    with pytest.raises(ImageError, match=r"too large \(40000x40000"):
+    with pytest.raises(ImageError, match=r"too large \(40000x40000") as exc:
         decode_image(bomb)
+    assert exc.value.code == "too_large"
     # 40000x40000x3 bytes would be 4.8 GB; the peak memory must not have moved by anything like it.
     grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before
     assert grown_kib < 100_000
@@ -306,8 +311,9 @@ def test_jpeg_with_broken_segments_is_refused():
     data = bytearray(_jpeg(_visual()))
     sos = data.index(b"\xff\xda")
     data[sos : sos + 2] = b"\x00\x00"  # the scan's marker is gone
-    with pytest.raises(ImageError, match="damaged"):
+    with pytest.raises(ImageError, match="damaged") as exc:
         decode_image(bytes(data))
+    assert exc.value.code == "damaged"
 
 
 @settings(max_examples=60, deadline=None)
@@ -352,7 +358,8 @@ def test_load_image_reads_a_file(tmp_path):
 
 
 def test_load_image_missing_file_and_folder(tmp_path):
-    with pytest.raises(ImageError, match="no such file"):
+    with pytest.raises(ImageError, match="no such file") as exc:
         load_image(tmp_path / "missing.jpg")
+    assert exc.value.code == "unreadable_file"
     with pytest.raises(ImageError, match="folder"):
         load_image(tmp_path)
