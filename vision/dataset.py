@@ -42,11 +42,15 @@ def read_dataset(root: str | Path, *, split: str | None = None) -> list[Labelled
     labels = root / LABELS_FILE
     if not labels.is_file():
         raise DatasetError(f"{root} is not a dataset folder: {LABELS_FILE} is missing")
-    photos: list[LabelledPhoto] = []
-    with labels.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if line.strip():
-                photos.append(_parse(root, line, f"{labels}, line {number}"))
+    try:
+        lines = labels.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise DatasetError(f"{labels} is not UTF-8 text") from None
+    photos = [
+        _parse(root, line, f"{labels}, line {number}")
+        for number, line in enumerate(lines, 1)
+        if line.strip()
+    ]
     if split is None:
         return photos
     chosen = [p for p in photos if p.split == split]

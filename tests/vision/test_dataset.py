@@ -57,6 +57,12 @@ def test_blank_lines_are_skipped(tmp_path):
     assert len(read_dataset(write_labels(tmp_path, [PHOTO, "", "   ", EMPTY]))) == 2
 
 
+def test_labels_that_are_not_text(tmp_path):
+    (tmp_path / "labels.jsonl").write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(DatasetError, match="not UTF-8"):
+        read_dataset(tmp_path)
+
+
 def test_missing_labels_file(tmp_path):
     with pytest.raises(DatasetError, match="labels.jsonl is missing"):
         read_dataset(tmp_path)
