@@ -124,7 +124,7 @@ def expect_down(values: np.ndarray, *, levels: int = DICE) -> np.ndarray:
         acc = values[kids[:, 0]]
         for f in range(1, FACES):
             acc += values[kids[:, f]]
-        acc *= 1.0 / FACES
+        acc /= FACES  # not *= 1/6: that constant is inexact in float32, a bias
         values[rows] = acc
     return values
 

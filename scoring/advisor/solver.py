@@ -14,6 +14,8 @@ again and the best keep of each throw, as in `dice_space`.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -30,7 +32,7 @@ from scoring.advisor.tables import (
 N_MASKS = 1 << N_BOXES
 ALL_FILLED = N_MASKS - 1
 LOWER_BOXES = tuple(range(6, N_BOXES))
-_CHUNK = 4096
+_CHUNK = 1024
 # Throws that score in each lower box (the others score 0 there).
 _SCORING_ROWS = {b: np.flatnonzero(SCORES[b] > 0) for b in LOWER_BOXES}
 # For each face 1-6 and count 1-5, the throws with that many of that face.
@@ -86,82 +88,86 @@ def _states(layer_masks: np.ndarray, rules: ColumnRules, reach: np.ndarray):
     return layer_masks[i], f, u
 
 
-class _Successor:
-    """Value after filling a box, looked up in the (partly filled) table."""
+def _successor(values: np.ndarray, rules: ColumnRules, m, f, u, box, points, flag=None):
+    """points + upper bonus + value of the next state, -inf where `box` is filled.
 
-    def __init__(self, values: np.ndarray, rules: ColumnRules, m, f, u) -> None:
-        self.flat = values.reshape(-1)
-        self.t = rules.threshold
-        self.m, self.f, self.u = m, f, u
-
-    def __call__(self, box: int, points, flag=None) -> np.ndarray:
-        """points + bonus + value of the next state; -inf where the box is filled."""
-        t, m, u = self.t, self.m, self.u
-        flag = self.f if flag is None else flag
-        nm = m | (1 << box)
-        if box < 6:
-            nu = np.minimum(u + points, t)
-            bonus = np.where((u < t) & (u + points >= t), UPPER_BONUS, 0)
-        else:
-            nu, bonus = u, 0
-        val = self.flat[(nm * 2 + flag) * (t + 1) + nu] + (points + bonus)
-        return np.where((m >> box) & 1 == 0, val, -np.inf)
+    `m`, `f`, `u` are (n,) states; `box` and `points` broadcast against them from
+    the left (e.g. (6, 6, 1) for every upper box and count).
+    """
+    t = rules.threshold
+    flag = f if flag is None else flag
+    upper = box < 6
+    gain = np.where(upper, points, 0)
+    nu = np.minimum(u + gain, t)
+    bonus = np.where((u < t) & (u + gain >= t), UPPER_BONUS, 0)
+    val = values.reshape(-1)[((m | (1 << box)) * 2 + flag) * (t + 1) + nu] + (points + bonus)
+    return np.where((m >> box) & 1 == 0, val, -np.inf)
 
 
-def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u) -> np.ndarray:
-    """(252, n): the best box choice's value for every throw in each of n states."""
-    after = _Successor(values, rules, m, f, u)
+_FACE_COL = np.arange(6)[:, None, None]
+_UPPER_POINTS = (np.arange(1, 7)[:, None] * np.arange(6)[None, :])[:, :, None]
+_LOWER_COL = np.array(LOWER_BOXES)[:, None]
+_LOWER_SCORING = [(i, b, _SCORING_ROWS[b]) for i, b in enumerate(LOWER_BOXES) if b != FIVE_KIND]
+_JOKER_POINTS = np.array([joker_scores(face) for face in range(1, 7)])[:, :, None]
+_ALL_COL = np.arange(N_BOXES)[None, :, None]
+_SCORES32 = SCORES.astype(np.float32)
+
+
+def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u):
+    """The best box choice's value for every throw in each of n states.
+
+    Returns `(base, rel)`: `base` (n,) float64 is the best 0-point choice of each
+    state and `rel` (252, n) float32 what each throw adds to it. Keeping and
+    expecting commute with a per-state shift, and the shifted values are small, so
+    float32 (half the memory traffic) stays exact to about 1e-6.
+    """
+    def after(box, points, flag=None):
+        return _successor(values, rules, m, f, u, box, points, flag)
+
+    upper = after(_FACE_COL, _UPPER_POINTS)  # (face, count, n)
+    lower = after(_LOWER_COL, 0)             # (box, n); five_kind: the 0 entry
+    fifty = after(FIVE_KIND, 50, flag=np.ones_like(f) if rules.has_flag else None)
     # Every open box can take any throw for 0 points, and a box's real points never
     # leave a worse state (the table grows with the subtotal and the flag), so each
-    # throw's value is the best "0 points" choice, raised where a box scores.
-    cand, upper = {}, {}
-    zero = np.full(len(m), -np.inf)
-    for face in range(1, 7):
-        upper[face] = [after(face - 1, face * k) for k in range(6)]
-        np.maximum(zero, upper[face][0], out=zero)
-    for b in LOWER_BOXES:
-        cand[b] = after(b, 0, flag=np.zeros_like(f) if b == FIVE_KIND else None)
-        np.maximum(zero, cand[b], out=zero)
-    out = np.broadcast_to(zero, (N_THROWS, len(m))).copy()
-    for face in range(1, 7):
+    # throw's value is the best 0-point choice, raised where a box scores.
+    base = np.maximum(upper[:, 0].max(axis=0), lower.max(axis=0))
+    upper = (upper - base).astype(np.float32)
+    lower = (lower - base).astype(np.float32)
+    out = np.zeros((N_THROWS, len(m)), dtype=np.float32)
+    for face in range(6):
         for k in range(1, 6):
-            rows = _UPPER_ROWS[face - 1][k]
-            out[rows] = np.maximum(out[rows], upper[face][k])
-    for b in LOWER_BOXES:
-        rows = _SCORING_ROWS[b]
-        if b == FIVE_KIND:
-            flag = np.ones_like(f) if rules.has_flag else np.zeros_like(f)
-            gain = after(b, 50, flag=flag)[None, :]
-        else:
-            gain = SCORES[b, rows][:, None] + cand[b][None, :]
-        out[rows] = np.maximum(out[rows], gain)
+            rows = _UPPER_ROWS[face][k]
+            out[rows] = np.maximum(out[rows], upper[face, k])
+    for i, b, rows in _LOWER_SCORING:
+        out[rows] = np.maximum(out[rows], _SCORES32[b, rows][:, None] + lower[i])
+    out[FIVE_KIND_THROWS] = np.maximum(out[FIVE_KIND_THROWS], fifty - base)
     if rules.has_flag or rules.joker is not Joker.NONE:
-        _five_kind_again(out, after, rules, m, f)
-    return out
+        _five_kind_again(out, base, values, rules, m, f, u)
+    return base, out
 
 
-def _five_kind_again(out, after: _Successor, rules: ColumnRules, m, f) -> None:
+def _five_kind_again(out, base, values, rules: ColumnRules, m, f, u) -> None:
     """Overwrite the five-of-a-kind rows where `five_kind` is filled: bonus and joker."""
-    filled = (m >> FIVE_KIND) & 1 == 1
+    sel = np.flatnonzero((m >> FIVE_KIND) & 1 == 1)
+    if not len(sel):
+        return
+    m, f, u = m[sel], f[sel], u[sel]
+    rows = out[FIVE_KIND_THROWS[:, None], sel[None, :]] + base[sel]  # (face, n)
     bonus = EXTRA_BONUS_POINTS * f
-    for face in range(1, 7):
-        row = FIVE_KIND_THROWS[face - 1]
-        if rules.joker is Joker.NONE:  # WÜRFELWARE: +100, the throw scores as usual
-            out[row] = np.where(filled, out[row] + bonus, out[row])
-            continue
-        pts = joker_scores(face)
-        if rules.joker is Joker.FREE:  # Spiffel: once, then the flag is spent
-            spent = np.zeros_like(f)
-            best = np.max([after(b, pts[b], flag=spent) for b in range(N_BOXES)], axis=0)
-            out[row] = np.where(filled & (f == 1), best + bonus, out[row])
-            continue
+    if rules.joker is Joker.NONE:  # WÜRFELWARE: +100, the throw scores as usual
+        rows = rows + bonus
+    elif rules.joker is Joker.FREE:  # Spiffel: once, then the flag is spent
+        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS, np.zeros_like(f))
+        rows = np.where(f == 1, cand.max(axis=1) + bonus, rows)
+    else:
         # Yahtzee's forced joker: the matching upper box if open, else a lower box
         # at full value, else an upper box for 0.
-        lower = np.max([after(b, pts[b]) for b in LOWER_BOXES], axis=0)
-        upper = np.max([after(b, pts[b]) for b in range(6)], axis=0)
-        match = after(face - 1, pts[face - 1])
-        forced = np.where(np.isfinite(match), match, np.where(np.isfinite(lower), lower, upper))
-        out[row] = np.where(filled, forced + bonus, out[row])
+        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS)  # (face, box, n)
+        match = cand[np.arange(6), np.arange(6)]
+        low = cand[:, 6:].max(axis=1)
+        up = cand[:, :6].max(axis=1)
+        rows = np.where(np.isfinite(match), match, np.where(np.isfinite(low), low, up)) + bonus
+    out[FIVE_KIND_THROWS[:, None], sel[None, :]] = rows - base[sel]
 
 
 @dataclass(frozen=True)
@@ -180,7 +186,7 @@ class TurnValues:
 def turn_values(end: np.ndarray, *, full: bool = True) -> TurnValues:
     """The in-turn values for n states from their end-of-turn values (252, n)."""
     n = end.shape[1]
-    keeps = np.empty((N_KEEPS, n))
+    keeps = np.empty((N_KEEPS, n), dtype=end.dtype)
     keeps[THROW_ROWS] = end
     e3 = expect_down(keeps)
     e2 = np.empty_like(e3)
@@ -195,24 +201,33 @@ def turn_values(end: np.ndarray, *, full: bool = True) -> TurnValues:
     return TurnValues(end, None, None, start)
 
 
-def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK) -> ColumnTable:
-    """Fill the whole table for `rules`, layer by layer from the last turn back."""
+def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None = None) -> ColumnTable:
+    """Fill the whole table for `rules`, layer by layer from the last turn back.
+
+    The states of a layer are independent, so their chunks run on `workers`
+    threads (numpy releases the GIL); default: one per CPU.
+    """
     t = rules.threshold
     values = np.full((N_MASKS, 2, t + 1), np.nan)
     values[ALL_FILLED] = 0.0
     reach = reachable_uppers(t)
     masks = np.arange(N_MASKS)
     filled_count = np.array([bin(x).count("1") for x in masks])
-    for k in range(N_BOXES - 1, -1, -1):
-        layer = masks[filled_count == k]
-        m, f, u = _states(layer, rules, reach)
-        for s in range(0, len(m), chunk):
-            sl = slice(s, s + chunk)
-            end = end_of_turn_values(values, rules, m[sl], f[sl], u[sl])
-            values[m[sl], f[sl], u[sl]] = turn_values(end, full=False).start
-        upper_full = layer[(layer & UPPER_MASK) == UPPER_MASK]
-        values[upper_full] = values[upper_full][:, :, :1]
-        no_flag = layer if not rules.has_flag else layer[(layer >> FIVE_KIND) & 1 == 0]
-        values[no_flag, 1] = values[no_flag, 0]
+
+    def solve_chunk(m, f, u) -> None:
+        base, rel = end_of_turn_values(values, rules, m, f, u)
+        values[m, f, u] = turn_values(rel, full=False).start + base
+
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        for k in range(N_BOXES - 1, -1, -1):
+            layer = masks[filled_count == k]
+            m, f, u = _states(layer, rules, reach)
+            parts = [(m[s:s + chunk], f[s:s + chunk], u[s:s + chunk])
+                     for s in range(0, len(m), chunk)]
+            list(pool.map(lambda p: solve_chunk(*p), parts))
+            upper_full = layer[(layer & UPPER_MASK) == UPPER_MASK]
+            values[upper_full] = values[upper_full][:, :, :1]
+            no_flag = layer if not rules.has_flag else layer[(layer >> FIVE_KIND) & 1 == 0]
+            values[no_flag, 1] = values[no_flag, 0]
     values.setflags(write=False)
     return ColumnTable(rules, values)
