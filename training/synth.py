@@ -9,6 +9,7 @@ colour cast, blur, noise and JPEG.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -24,7 +25,7 @@ from training.synth_dice import (
     place_die,
     random_material,
 )
-from training.synth_textures import random_surface
+from training.synth_textures import photo_surface, random_surface
 
 Box = tuple[float, float, float, float]
 
@@ -53,12 +54,16 @@ def render_scene(
     size: tuple[int, int] | None = None,
     n_dice: int | None = None,
     clean: bool = False,
+    backgrounds: Sequence[np.ndarray] = (),
+    photo_share: float = 0.1,
 ) -> Scene:
     """Render one random photo of dice on a table.
 
     ``size`` is (width, height); None picks a phone-like aspect with the long side
     480..1024. ``clean=True`` gives a straight top-down view of white dice with black
     pips near the image centre on a plain light table, without camera faults (for tests).
+    ``backgrounds`` (from ``synth_textures.load_backgrounds``) are real table photos used
+    as the table in ``photo_share`` of the scenes.
     """
     w, h = size if size is not None else _phone_size(rng)
     n = int(n_dice) if n_dice is not None else _dice_count(rng)
@@ -72,7 +77,10 @@ def render_scene(
     s_px = w * (rng.uniform(0.1, 0.14) if clean else np.exp(rng.uniform(np.log(0.025), np.log(0.2))))
     s_px = min(s_px, np.sqrt(0.3 * w * h / n))
     light = _random_light(rng, clean)
-    canvas = _table(rng, cam, w, h, s_px / cam.f, clean)
+    if len(backgrounds) and not clean and rng.random() < photo_share:
+        canvas = photo_surface(rng, backgrounds, h, w).astype(np.float32)
+    else:
+        canvas = _table(rng, cam, w, h, s_px / cam.f, clean)
     dice = _layout(rng, cam, w, h, n, s_px / cam.f, clean=clean)
     _cast_shadows(rng, canvas, dice, cam, light, s_px, clean)
     labels = _draw_dice(rng, canvas, dice, cam, light)
@@ -99,9 +107,14 @@ def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.n
     main = place_die(rng, centre, s, value, mats[0], yaw=rng.uniform(0, 2 * np.pi),
                      tilt_deg=rng.uniform(0, 6), tilt_dir=rng.uniform(0, 2 * np.pi))
     dice = [main]
+    main_top = cam.project(main.face_corners(main.top_face()))
+    main_depth = float(cam.depth(main.centre[None])[0])
     for _ in range(rng.choice(4, p=[0.5, 0.25, 0.15, 0.1])):
-        d = _touching(rng, dice, s, mats[rng.integers(len(mats))], rng.uniform(1.02, 1.5))
-        if d is not None:
+        d = _touching(rng, dice, s, mats[rng.integers(len(mats))], rng.uniform(1.02, 1.5),
+                      cocked=bool(rng.random() < 0.1))
+        # a neighbour may crowd the crop but must not hide the face being read
+        if d is not None and (float(cam.depth(d.centre[None])[0]) > main_depth
+                              or _hidden_share(main_top, [cam.project(d.vertices())]) < 0.1):
             dice.append(d)
     _cast_shadows(rng, canvas, dice, cam, light, s * cam.f, False)
     for d in sorted(dice, key=lambda d: -float(cam.depth(d.centre[None])[0])):
@@ -198,8 +211,13 @@ def _footprint(d: PlacedDie) -> tuple:
 
 
 def _fits(d: PlacedDie, dice: list[PlacedDie]) -> bool:
+    if not dice:
+        return True
     fp = _footprint(d)
-    return not any(_footprint_overlap(fp, _footprint(o), 0.01 * d.size) for o in dice)
+    centres = np.array([o.centre[:2] for o in dice])
+    reach = np.array([o.size for o in dice]) * 0.75 + fp[2] * 1.42  # beyond this no corner can touch
+    near = np.flatnonzero(np.hypot(*(centres - fp[0]).T) < reach)
+    return not any(_footprint_overlap(fp, _footprint(dice[i]), 0.01 * d.size) for i in near)
 
 
 def _touching(rng: np.random.Generator, dice: list[PlacedDie], s: float, mat: Material,
@@ -227,7 +245,7 @@ def _layout(rng: np.random.Generator, cam: Camera, w: int, h: int, n: int, s: fl
     for _ in range(12):
         dice: list[PlacedDie] = []
         touch = 0.0 if clean else rng.uniform(0, 0.8)
-        lo, hi = (0.4, 0.6) if clean else (0.0, 1.0)
+        lo, hi = (0.4, 0.6) if clean else (0.0, 1.0) if rng.random() < 0.2 else (0.08, 0.92)
         for _ in range(n):
             mat = mats[rng.integers(len(mats))]
             size = s * (rng.uniform(0.92, 1.08) if len(mats) > 1 else 1.0)
@@ -286,7 +304,8 @@ def _cast_shadows(rng: np.random.Generator, canvas: np.ndarray, dice: list[Place
     if clean:
         strength, soft = 0.3, 0.15
     else:
-        strength, soft = rng.uniform(0.2, 0.7) * (1.2 - light.ambient), rng.uniform(0.005, 0.3)
+        strength = rng.uniform(0.25, 0.8) * (1.25 - light.ambient)
+        soft = rng.uniform(0.005, 0.04) if rng.random() < 0.4 else rng.uniform(0.04, 0.3)  # 40% hard
     # only the part of the picture near the dice needs darkening
     ys, xs = np.nonzero(cv2.resize(cast, (w // 8 + 1, h // 8 + 1), interpolation=cv2.INTER_AREA))
     if not len(xs):
@@ -382,7 +401,7 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         raw = np.frombuffer(rng.bytes(hh * hw * 3), np.int8).reshape(hh, hw, 3)
         noise = cv2.resize(raw.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
         img = cv2.scaleAdd(noise, float(sigma / 74), img)  # uniform int8 has sd ~74
-    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
+    out = cv2.convertScaleAbs(img)  # saturates at 255; the rare tiny negative from noise flips sign, harmless
     if rng.random() < 0.9:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -236,6 +236,11 @@ _PIPS = {
 }
 
 
+@functools.lru_cache(maxsize=32)
+def _grid(t: int) -> np.ndarray:
+    return np.mgrid[0:t, 0:t].astype(np.float32) / t
+
+
 @functools.lru_cache(maxsize=64)
 def _face_masks(t: int, corner_q: int) -> tuple[np.ndarray, np.ndarray]:
     """(alpha of a rounded square, edge-distance 0..1 where 1 is the face centre)."""
@@ -255,9 +260,10 @@ def face_texture(
     """Premultiplied BGRA float32 (t, t, 4) of one lit face showing ``value``."""
     if mat.marble is not None:
         n = smooth_noise(rng, t, t, t / rng.uniform(1.5, 4))
-        yy, xx = np.mgrid[0:t, 0:t].astype(np.float32) / t
+        yy, xx = _grid(t)
         a = rng.uniform(0, np.pi)
-        s = np.sin((xx * np.cos(a) + yy * np.sin(a)) * mat.marble_freq * 2 * np.pi + n * rng.uniform(4, 10))
+        k = np.float32(mat.marble_freq * 2 * np.pi)
+        s = np.sin((xx * np.float32(np.cos(a) * k) + yy * np.float32(np.sin(a) * k)) + n * np.float32(rng.uniform(4, 10)))
         m = (0.5 + 0.5 * s) ** 2
         img = np.asarray(mat.body, np.float32) * (1 - m[..., None]) + np.asarray(mat.marble, np.float32) * m[..., None]
         img = np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
@@ -282,25 +288,45 @@ def face_texture(
             cv2.circle(img, centre, int(r * 1.12 * sh), rim, -1, cv2.LINE_AA, 4)
         cv2.circle(img, centre, int(r * sh), colour, -1, cv2.LINE_AA, 4)
         cv2.circle(pipmask, centre, int(r * sh), 255, -1, cv2.LINE_AA, 4)
-    alpha, shade, glow = _face_shading(t, int(round(mat.corner * 100)), int(round(bevel * 100)))
+    alpha, shade = _face_shading(t, int(round(mat.corner * 100)), int(round(bevel * 100)))
     col = img.astype(np.float32) * np.float32(diffuse)
     if mat.opacity < 1:
         alpha = alpha * (mat.opacity + (1 - mat.opacity) * pipmask.astype(np.float32) / 255)
     weight = shade * alpha
-    if spec > 0.004:
-        col += glow * np.float32(255 * spec)
+    if spec > 0.01:  # a glossy face mirrors the lamp as a soft spot
+        col += _glow(t, int(rng.integers(5)), int(rng.integers(5)), int(rng.integers(1, 4))) * np.float32(255 * spec)
     col = np.minimum(col, 255)
     return cv2.merge([col[..., 0] * weight, col[..., 1] * weight, col[..., 2] * weight, alpha])
 
 
+def back_pips(value: int, t: int, mat: Material, strength: float) -> np.ndarray:
+    """Premultiplied BGRA float32 (t, t, 4): a hidden face's pips seen through a clear die."""
+    pipmask = np.zeros((t, t), np.uint8)
+    r = mat.pip_radius * t * (mat.one_scale if value == 1 else 1.0)
+    for px, py in _PIPS[value]:
+        centre = (int((0.5 + mat.pip_spread * px) * t * 16), int((0.5 + mat.pip_spread * py) * t * 16))
+        cv2.circle(pipmask, centre, int(r * 16), 255, -1, cv2.LINE_AA, 4)
+    a = pipmask.astype(np.float32) * np.float32(strength / 255)
+    tint = np.asarray(mat.pip, np.float32) * (np.asarray(mat.body, np.float32) / 255 * 0.6 + 0.4)
+    return cv2.merge([a * tint[0], a * tint[1], a * tint[2], a])
+
+
 @functools.lru_cache(maxsize=256)
-def _face_shading(t: int, corner_q: int, bevel_q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(rounded-square alpha, edge darkening, (t, t, 3) highlight weight) for one face size."""
+def _face_shading(t: int, corner_q: int, bevel_q: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rounded-square alpha, edge darkening) for one face size."""
     alpha, edge = _face_masks(t, corner_q)
     # rounded edges turn away from the light: darken a band along the face border
     shade = 1 - 0.45 * np.clip(1 - edge / max(bevel_q / 100, 1e-3), 0, 1) ** 2
-    glow = np.clip(edge * 1.4, 0, 1)
-    return alpha, shade.astype(np.float32), np.repeat(glow[..., None], 3, -1).astype(np.float32)
+    return alpha, shade.astype(np.float32)
+
+
+@functools.lru_cache(maxsize=1024)
+def _glow(t: int, ix: int, iy: int, width: int) -> np.ndarray:
+    """(t, t, 3) weight of a soft highlight at grid cell (ix, iy) of a 5x5 grid."""
+    yy, xx = _grid(t)
+    cx, cy = 0.2 + 0.15 * ix, 0.2 + 0.15 * iy
+    g = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.08 * width) ** 2))
+    return np.repeat(g[..., None], 3, -1).astype(np.float32)
 
 
 # --- a die in the scene ---------------------------------------------------------------
@@ -400,6 +426,13 @@ def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: 
         fc = die.centre + 0.5 * die.size * n
         view = cam.centre - fc
         if n @ view <= 0:
+            if mat.opacity < 1:  # the far side's pips show through a clear die
+                tex = back_pips(int(die.values[i]), t, mat, 0.9 * (1 - mat.opacity) * light.ambient)
+                dst = cam.project(die.face_corners(i)) - (x0, y0)
+                dst = np.roll(dst, int(die.face_turns[i]), axis=0).astype(np.float32)
+                hmat = cv2.getPerspectiveTransform(src, dst)
+                back = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR)
+                roi[:] = roi * (1 - back[..., 3:] * m) + back[..., :3] * m
             continue
         view /= np.linalg.norm(view)
         diffuse = light.ambient + (1 - light.ambient) * max(0.0, float(n @ ldir))

@@ -186,3 +186,71 @@ def _tray(rng: np.random.Generator, inner: np.ndarray, ppd: float) -> np.ndarray
         shade = 0.55 + 0.45 * np.clip(d / (rim * 1.5 + 1), 0, 1)
         img[iy0:iy1, ix0:ix1] = (inner[iy0:iy1, ix0:ix1] * shade[..., None]).astype(np.uint8)
     return img
+
+
+# --- real table photos ------------------------------------------------------------------
+
+# How far a label box's longer side must grow to cover the whole die, and how far down the
+# die's front face reaches below it: matteop65 boxes cover only the pips of an oblique view.
+_BOX_GROWTH = {"byler_d6": (1.35, 0.0), "matteop65_wood": (2.6, 0.2)}
+
+
+def load_backgrounds(datasets_root, *, per_set: int = 60, seed: int = 0) -> list[np.ndarray]:
+    """Train-split photos of the shared sets with their dice painted out, as BGR uint8.
+
+    Reads ``<root>/<set>/labels.jsonl`` for the full-photo sets; the chosen photos are
+    spread over each set by ``seed``. Call once at start-up and pass the list to
+    ``render_scene(backgrounds=...)``.
+    """
+    import json
+    from pathlib import Path
+
+    root = Path(datasets_root)
+    out = []
+    pick = np.random.default_rng(seed)
+    for name, growth in _BOX_GROWTH.items():
+        labels = root / name / "labels.jsonl"
+        if not labels.exists():
+            continue
+        rows = [r for r in map(json.loads, labels.read_text().splitlines()) if r["split"] == "train"]
+        for i in pick.permutation(len(rows))[:per_set]:
+            img = cv2.imread(str(root / name / rows[i]["image"]))
+            if img is not None:
+                out.append(paint_out(img, [d["box"] for d in rows[i]["dice"] if d["box"]], growth))
+    return out
+
+
+def paint_out(img: np.ndarray, boxes, growth: tuple[float, float]) -> np.ndarray:
+    """``img`` with a square around every box inpainted away.
+
+    ``growth`` is (side as a multiple of the box's longer side, downward shift as a share
+    of that side).
+    """
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for x0, y0, x1, y1 in boxes:
+        half = max(x1 - x0, y1 - y0) * growth[0] / 2
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 + 2 * half * growth[1]
+        cv2.rectangle(mask, (int(cx - half), int(cy - half)), (int(cx + half), int(cy + half)), 255, -1)
+    if not mask.any():
+        return img
+    # inpainting at half size is plenty for smooth tables and four times faster
+    small = cv2.inpaint(cv2.resize(img, (w // 2, h // 2)), cv2.resize(mask, (w // 2, h // 2)), 5, cv2.INPAINT_TELEA)
+    filled = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    out = img.copy()
+    out[mask > 0] = filled[mask > 0]
+    return out
+
+
+def photo_surface(rng: np.random.Generator, photos, h: int, w: int) -> np.ndarray:
+    """A random crop of one of ``photos``, flipped or turned, resized to (h, w): uint8 BGR."""
+    img = photos[rng.integers(len(photos))]
+    ph, pw = img.shape[:2]
+    scale = rng.uniform(0.5, 1.0)
+    cw, ch = max(16, int(pw * scale)), max(16, int(ph * scale))
+    x, y = int(rng.integers(0, pw - cw + 1)), int(rng.integers(0, ph - ch + 1))
+    crop = img[y:y + ch, x:x + cw]
+    crop = np.rot90(crop, int(rng.integers(4)))
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    return cv2.resize(np.ascontiguousarray(crop), (w, h), interpolation=cv2.INTER_LINEAR)

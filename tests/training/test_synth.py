@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from training.synth import Scene, render_crop, render_scene
 from training.synth_dice import NORMALS, face_values
+from training.synth_textures import paint_out
 
 
 def _inside(inner, outer, tol=1e-6) -> bool:
@@ -107,3 +108,19 @@ def test_crop_shape(size: int) -> None:
 def test_crop_value_checked() -> None:
     with pytest.raises(ValueError):
         render_crop(np.random.default_rng(0), 7)
+
+
+def test_paint_out_removes_a_labelled_die() -> None:
+    img = np.full((120, 160, 3), 180, np.uint8)
+    img[50:70, 70:90] = 20  # a dark "die"
+    clean = paint_out(img, [(72.0, 52.0, 88.0, 68.0)], (1.5, 0.0))
+    assert int(clean[50:70, 70:90].min()) > 150
+    assert np.array_equal(clean[:, :40], img[:, :40])  # far from the box nothing changes
+
+
+def test_photo_backgrounds_are_used() -> None:
+    photo = np.zeros((200, 300, 3), np.uint8)
+    photo[:, :, 2] = 200  # a pure red table nobody would generate
+    scene = render_scene(np.random.default_rng(5), size=(200, 150), n_dice=1, backgrounds=[photo], photo_share=1.0)
+    corner = scene.image[:10, :10].reshape(-1, 3).mean(0)
+    assert corner[2] > 2 * corner[1] and corner[2] > 2 * corner[0]
