@@ -1,0 +1,142 @@
+"""Photo uploads: refusals (no model needed) and real sample photos (need the shipped model)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from helpers_webapp import new_game, sample
+
+from webapp import create_app
+
+
+def upload(client, gid, data: bytes, filename="photo.jpg", **form):
+    return client.post(
+        f"/api/games/{gid}/throws",
+        data={"photo": (io.BytesIO(data), filename), **form},
+        content_type="multipart/form-data",
+    )
+
+
+def jpeg(width: int, height: int) -> bytes:
+    image = np.full((height, width, 3), 90, np.uint8)
+    ok, buf = cv2.imencode(".jpg", image)
+    assert ok
+    return buf.tobytes()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"this is not a photo",
+        b"%PDF-1.4\n" + b"0" * 500,
+        jpeg(64, 48)[:200],  # cut off mid-file
+    ],
+    ids=["empty", "text", "pdf", "truncated-jpeg"],
+)
+def test_unreadable_uploads_are_a_400_and_store_nothing(client, app, data):
+    gid = new_game(client)["id"]
+    before = client.get(f"/api/games/{gid}").json
+    resp = upload(client, gid, data)
+    assert resp.status_code == 400
+    assert resp.json["code"] == "image" and resp.json["error"]
+    after = client.get(f"/api/games/{gid}").json
+    assert after["version"] == before["version"] and after["throw"] is None
+    assert not any(Path(app.config["PHOTO_DIR"]).rglob("*"))
+
+
+def test_an_upload_over_the_size_limit_is_a_413_json_error(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "MAX_CONTENT_LENGTH": 50_000, "ADVICE": False})
+    client = app.test_client()
+    gid = new_game(client)["id"]
+    resp = upload(client, gid, b"\xff\xd8\xff" + b"0" * 60_000)
+    assert resp.status_code == 413
+    assert "zu groß" in resp.json["error"]
+    assert client.get(f"/api/games/{gid}").json["throw"] is None
+    assert not any(Path(app.config["PHOTO_DIR"]).rglob("*"))
+
+
+def test_an_upload_for_a_full_turn_is_refused_before_reading(client, app):
+    gid = new_game(client)["id"]
+    for _ in range(3):
+        client.post(f"/api/games/{gid}/throws", json={"dice": [1, 2, 3, 4, 6]})
+    resp = upload(client, gid, jpeg(64, 48))
+    assert resp.status_code == 409
+    assert not any(Path(app.config["PHOTO_DIR"]).rglob("*"))
+
+
+def test_without_a_model_a_photo_is_a_503_and_typed_dice_still_work(tmp_path):
+    empty = tmp_path / "no-models"
+    empty.mkdir()
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "MODELS_DIR": str(empty), "ADVICE": False})
+    client = app.test_client()
+    gid = new_game(client)["id"]
+    resp = upload(client, gid, jpeg(640, 480))
+    assert resp.status_code == 503
+    assert "eintippen" in resp.json["error"]
+    assert client.get(f"/api/games/{gid}").json["throw"] is None
+    assert client.post(f"/api/games/{gid}/throws", json={"dice": [1, 2, 3, 4, 5]}).status_code == 201
+
+
+def test_a_throw_needs_a_photo_or_dice(client):
+    gid = new_game(client)["id"]
+    resp = client.post(f"/api/games/{gid}/throws", json={"values": [1, 2]})
+    assert resp.status_code == 400
+    assert "photo" in resp.json["error"]
+
+
+# --- with the shipped model -----------------------------------------------------------
+
+
+def test_a_sample_photo_is_read_annotated_and_kept_as_evidence(client, app):
+    data, labels = sample("IMG_20191209_100714.jpg")
+    gid = new_game(client)["id"]
+    resp = upload(client, gid, data, filename="../../evil name.php", by="Ben")
+    assert resp.status_code == 201, resp.json
+    res = resp.json
+    assert sorted(d["value"] for d in res["dice"]) == sorted(labels)
+    assert all(len(d["box"]) == 4 and 0 <= d["confidence"] <= 1 for d in res["dice"])
+    assert res["options"] and res["options"][0]["points"] >= res["options"][-1]["points"]
+
+    # Stored under its SHA-256 only; the client's file name appears nowhere.
+    sha = hashlib.sha256(data).hexdigest()
+    assert res["photo_sha256"] == sha
+    stored = sorted(p.name for p in Path(app.config["PHOTO_DIR"]).rglob("*") if p.is_file())
+    assert stored == sorted([sha, res["annotated_sha256"]])
+
+    photo = client.get(res["photo_url"])
+    assert photo.status_code == 200 and photo.data == data and photo.mimetype == "image/jpeg"
+    annotated = client.get(res["annotated_url"])
+    assert annotated.mimetype == "image/jpeg"
+    drawn = cv2.imdecode(np.frombuffer(annotated.data, np.uint8), cv2.IMREAD_COLOR)
+    assert drawn.shape[:2] == (res["height"], res["width"])
+    assert hashlib.sha256(annotated.data).hexdigest() == res["annotated_sha256"]
+
+    record = client.get(f"/api/games/{gid}/throws/{res['throw_id']}").json
+    assert record["photo_intact"] is True
+    assert record["created_by"] == "Ben" and record["source"] == "photo"
+    assert record["dice_read"] == res["dice"]
+
+
+def test_a_tampered_photo_is_flagged_in_the_evidence(client, app):
+    data, _ = sample("IMG_20191209_100714.jpg")
+    gid = new_game(client)["id"]
+    res = upload(client, gid, data).json
+    path = next(p for p in Path(app.config["PHOTO_DIR"]).rglob(res["photo_sha256"]))
+    path.write_bytes(data[:-10] + b"0" * 10)
+    assert client.get(f"/api/games/{gid}/throws/{res['throw_id']}").json["photo_intact"] is False
+    assert "verändert" in client.get(f"/g/{gid}/throws/{res['throw_id']}").get_data(as_text=True)
+
+
+def test_a_six_dice_photo_gives_wuerfelpoker_set_asides(client):
+    data, labels = sample("IMG_20191209_100248.jpg")
+    gid = new_game(client, "wuerfelpoker")["id"]
+    res = upload(client, gid, data).json
+    assert sorted(d["value"] for d in res["dice"]) == sorted(labels)  # 1 1 2 3 5 5
+    kept = {tuple(sorted(o["keep"])): o["points"] for o in res["options"]}
+    assert kept[(1, 1, 5, 5)] == 300
