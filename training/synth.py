@@ -25,7 +25,7 @@ from training.synth_dice import (
     place_die,
     random_material,
 )
-from training.synth_textures import photo_surface, random_surface
+from training.synth_textures import add_clutter, photo_surface, random_surface
 
 Box = tuple[float, float, float, float]
 
@@ -182,6 +182,7 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
     ppu = min(ppu, 2000 / max(q1 - q0))
     tw, th = (np.ceil((q1 - q0) * ppu) + 2).astype(int)
     tex = random_surface(rng, int(th), int(tw), ppu * die)
+    add_clutter(rng, tex, ppu * die, count=int(rng.poisson(0.7)))
     a = np.eye(3)
     a[:2, :2] = rot / ppu
     a[:2, 2] = rot @ q0

@@ -167,6 +167,59 @@ def random_surface(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.n
     return img
 
 
+def add_clutter(rng: np.random.Generator, img: np.ndarray, ppd: float, *, count: int) -> None:
+    """Draw ``count`` table-top objects into ``img`` in place: score sheets with pencilled
+    digits, coins, pens and cables, the distractors a detector must learn to ignore."""
+    h, w = img.shape[:2]
+    for _ in range(count):
+        kind = rng.choice(4, p=[0.35, 0.25, 0.2, 0.2])
+        c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+        off = np.array(rng.uniform(-0.08, 0.08, 2) * ppd)
+        if kind == 0:  # a sheet of paper, ruled, with handwritten numbers
+            size = (float(ppd * rng.uniform(3, 10)), float(ppd * rng.uniform(3, 12)))
+            ang = float(rng.uniform(0, 180))
+            box = cv2.boxPoints((c, size, ang))
+            cv2.fillConvexPoly(img, np.int32(box + off * 2), tuple(float(v) * 0.6 for v in img[int(c[1]) % h, int(c[0]) % w]))
+            cv2.fillConvexPoly(img, np.int32(box), tuple(float(v) for v in jitter_color(rng, (235, 240, 242), 0.08)))
+            ink = tuple(float(v) for v in jitter_color(rng, ((120, 40, 20), (40, 40, 40), (30, 30, 150))[rng.integers(3)], 0.2))
+            rot = cv2.getRotationMatrix2D(c, -ang, 1.0)
+            step = ppd * rng.uniform(0.35, 0.7)
+            for k in range(int(size[1] / step) - 1):
+                y = c[1] - size[1] / 2 + (k + 1) * step
+                x = c[0] - size[0] / 2 + step * 0.5
+                if rng.random() < 0.5:
+                    a = rot @ np.array([c[0] - size[0] / 2, y, 1.0])
+                    b = rot @ np.array([c[0] + size[0] / 2, y, 1.0])
+                    cv2.line(img, tuple(np.int32(a)), tuple(np.int32(b)), (200, 170, 150), 1, cv2.LINE_AA)
+                text = "".join(str(v) for v in rng.integers(0, 10, rng.integers(1, 5)))
+                p0 = rot @ np.array([x + rng.uniform(0, size[0] * 0.5), y - step * 0.15, 1.0])
+                cv2.putText(img, text, tuple(np.int32(p0)), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+                            step / 40, ink, max(1, int(step / 20)), cv2.LINE_AA)
+        elif kind == 1:  # a coin
+            r = int(ppd * rng.uniform(0.3, 0.6))
+            metal = jitter_color(rng, ((80, 170, 200), (180, 180, 185), (60, 110, 170))[rng.integers(3)], 0.15)
+            cc = (int(c[0]), int(c[1]))
+            cv2.circle(img, (int(c[0] + off[0]), int(c[1] + off[1])), r, tuple(float(v) * 0.5 for v in metal), -1, cv2.LINE_AA)
+            cv2.circle(img, cc, r, tuple(float(v) for v in metal * 0.75), -1, cv2.LINE_AA)
+            cv2.circle(img, cc, int(r * 0.85), tuple(float(v) for v in metal), -1, cv2.LINE_AA)
+        else:  # a pen (straight) or a cable (wandering)
+            thick = max(2, int(ppd * (rng.uniform(0.12, 0.25) if kind == 2 else rng.uniform(0.06, 0.15))))
+            n = 2 if kind == 2 else 8
+            ang = rng.uniform(0, 2 * np.pi)
+            pts = [np.array(c)]
+            for _ in range(n - 1):
+                ang += 0 if kind == 2 else rng.normal(0, 0.5)
+                step = ppd * (rng.uniform(3, 8) if kind == 2 else rng.uniform(0.8, 2))
+                pts.append(pts[-1] + step * np.array([np.cos(ang), np.sin(ang)]))
+            pts = np.int32(pts)
+            col = jitter_color(rng, tuple(rng.uniform(10, 240, 3)) if kind == 2 else (25, 25, 25), 0.2)
+            cv2.polylines(img, [pts + np.int32(off)], False, tuple(float(v) * 0.5 for v in img[int(c[1]) % h, int(c[0]) % w]),
+                          thick, cv2.LINE_AA)
+            cv2.polylines(img, [pts], False, tuple(float(v) for v in col), thick, cv2.LINE_AA)
+            cv2.polylines(img, [pts - thick // 4], False, tuple(float(v) for v in np.minimum(col * 1.5 + 30, 255)),
+                          max(1, thick // 4), cv2.LINE_AA)
+
+
 def _tray(rng: np.random.Generator, inner: np.ndarray, ppd: float) -> np.ndarray:
     """Frame ``inner`` with a shaded rim and an outside surface, rim edges somewhere in view."""
     h, w = inner.shape[:2]
