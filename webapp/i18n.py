@@ -126,8 +126,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "err_not_found": {"de": "Dieses Spiel gibt es nicht.", "en": "There is no such game."},
     "err_game_file": {"de": "Die Spieldatei ist fehlerhaft: {reason}", "en": "The game file is broken: {reason}"},
     # scoring.RuleError codes; English falls back to scoring's own message
-    "rule_box_filled": {"de": "„{box_de}“ ist bei {player} schon ausgefüllt.", "en": "'{box_en}' is already filled for {player}."},
-    "rule_forced_joker": {"de": "Joker-Regel: Mit diesem Wurf darf „{box_de}“ nicht belegt werden.", "en": "Joker rule: this throw may not go into '{box_en}'."},
+    "rule_box_filled": {"de": "„{box}“ ist bei {player} schon ausgefüllt.", "en": "'{box}' is already filled for {player}."},
+    "rule_forced_joker": {"de": "Joker-Regel: Mit diesem Wurf darf „{box}“ nicht belegt werden.", "en": "Joker rule: this throw may not go into '{box}'."},
     "rule_not_your_turn": {"de": "{player} ist nicht am Zug.", "en": "It is not {player}'s turn."},
     "rule_game_over": {"de": "Das Spiel ist schon zu Ende.", "en": "The game is already over."},
     "rule_keep_empty": {"de": "Mindestens einen wertenden Würfel beiseitelegen.", "en": "Set aside at least one scoring die."},
@@ -195,6 +195,9 @@ def t(key: str, lang: str | None = None, **values: object) -> str:
 def error_message(key: str, detail: str | None, values: dict) -> str:
     """A web error in the request's language; scoring's English message when we have none."""
     lang = current_lang()
+    values = dict(values)
+    if f"box_{lang}" in values:  # the box's label on this variant's sheet, in this language
+        values["box"] = values[f"box_{lang}"]
     if key in TEXTS and not (detail and lang == "en" and key.startswith("rule_")):
         return t(key, lang, **values)
     return detail or t("err_generic", lang)

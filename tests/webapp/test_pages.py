@@ -1,0 +1,97 @@
+"""The HTML pages: escaping, language, start page form, throw log and evidence pages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers_webapp import new_game, throw
+
+from webapp.i18n import TEXTS
+
+EVIL = '<script>alert("x")</script>'
+
+
+@pytest.mark.parametrize("key", sorted(TEXTS))
+def test_every_text_exists_in_german_and_english(key):
+    assert TEXTS[key]["de"].strip() and TEXTS[key]["en"].strip()
+    # Same placeholders in both languages, or one of them would show "?".
+    import string
+
+    fields = [{f for _, f, _, _ in string.Formatter().parse(TEXTS[key][lang]) if f} for lang in ("de", "en")]
+    assert fields[0] == fields[1]
+
+
+def test_german_by_default_english_when_the_browser_asks(client):
+    assert 'lang="de"' in client.get("/").get_data(as_text=True)
+    assert "Neues Spiel" in client.get("/").get_data(as_text=True)
+    en = client.get("/", headers={"Accept-Language": "en-US,en;q=0.8"}).get_data(as_text=True)
+    assert 'lang="en"' in en and "New game" in en
+    # The players' choice wins over the browser and is remembered.
+    resp = client.get("/?lang=en", headers={"Accept-Language": "de"})
+    assert "New game" in resp.get_data(as_text=True)
+    assert "lang=en" in resp.headers["Set-Cookie"]
+    assert "New game" in client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+
+
+def test_player_names_are_escaped_everywhere(client):
+    game = new_game(client, players=[EVIL, "Ben"])
+    gid = game["id"]
+    t = throw(client, gid, [2, 2, 3, 3, 3], by=EVIL)
+    client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "box": "chance", "by": EVIL})
+    for path in ("/", f"/g/{gid}", f"/g/{gid}/log", f"/g/{gid}/throws/{t['throw_id']}"):
+        html = client.get(path).get_data(as_text=True)
+        assert "<script>alert" not in html, path
+        assert "&lt;script&gt;" in html or "\\u003cscript\\u003e" in html, path
+
+
+def test_pages_allow_no_inline_or_foreign_scripts(client):
+    resp = client.get("/")
+    csp = resp.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "http://" not in resp.get_data(as_text=True).replace("http://www.w3.org", "")
+
+
+def test_the_start_form_starts_a_game_without_javascript(client):
+    resp = client.post("/new", data={"variant": "wuerfelpoker", "players": ["Anna", "Ben"], "target": "5000"})
+    assert resp.status_code == 303
+    gid = resp.headers["Location"].rsplit("/", 1)[1]
+    state = client.get(f"/api/games/{gid}").json
+    assert state["variant"] == "wuerfelpoker" and state["options"]["target"] == 5000
+    # It is listed for resuming.
+    assert f"/g/{gid}" in client.get("/").get_data(as_text=True)
+
+
+def test_a_bad_start_form_shows_a_readable_error_page(client):
+    resp = client.post("/new", data={"variant": "wuerfelware", "players": ["Anna"]})
+    assert resp.status_code == 422
+    assert "mindestens 2" in resp.get_data(as_text=True)
+
+
+def test_the_game_page_carries_the_state_for_its_script(client):
+    gid = new_game(client, "wuerfelware")["id"]
+    html = client.get(f"/g/{gid}").get_data(as_text=True)
+    state = json.loads(html.split('<script id="state-data" type="application/json">')[1].split("</script>")[0])
+    assert state["id"] == gid
+    assert state["labels"]["three_kind"] == "Kasse" and state["labels"]["four_kind"] == "ERP2X"
+    assert 'capture="environment"' in html and 'accept="image/*"' in html
+
+
+def test_the_throw_log_shows_every_throw_and_its_entry(client):
+    gid = new_game(client)["id"]
+    t1 = throw(client, gid, [1, 2, 3, 4, 6])
+    t2 = throw(client, gid, [2, 2, 3, 3, 3])
+    client.post(f"/api/games/{gid}/throws/{t2['throw_id']}/dice", json={"dice": [2, 3, 3, 3, 3], "by": "Ben"})
+    client.post(f"/api/games/{gid}/entries", json={"throw_id": t2["throw_id"], "box": "four_kind"})
+    html = client.get(f"/g/{gid}/log").get_data(as_text=True)
+    assert f"/g/{gid}/throws/{t1['throw_id']}" in html and f"/g/{gid}/throws/{t2['throw_id']}" in html
+    assert "Viererpasch · 14" in html
+    assert "korrigiert von Ben" in html
+    page = client.get(f"/g/{gid}/throws/{t2['throw_id']}").get_data(as_text=True)
+    assert "2 2 3 3 3 → 2 3 3 3 3" in page
+
+
+def test_an_unknown_game_page_is_a_404_page(client):
+    resp = client.get("/g/not-a-game")
+    assert resp.status_code == 404
+    assert "Dieses Spiel gibt es nicht." in resp.get_data(as_text=True)
