@@ -382,19 +382,32 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     a = rng.uniform(0, 2 * np.pi)
     field = 1 + rng.uniform(0, 0.5) * (gx * np.cos(a) + gy * np.sin(a))
     field -= rng.uniform(0, 0.6) * (gx**2 + gy**2)
-    gains = np.exp(rng.normal(0, 0.07, 3)) * np.exp(rng.normal(0, 0.22))
+    # auto exposure aims the mean brightness somewhere sensible, then misses a little
+    mean = float(cv2.resize(img, (16, 12), interpolation=cv2.INTER_AREA).mean())
+    expose = np.clip(rng.uniform(85, 165) / max(mean, 1.0), 0.6, 1.6) * np.exp(rng.normal(0, 0.12))
+    gains = np.exp(rng.normal(0, 0.07, 3)) * expose
     field3 = (field[..., None] * gains).astype(np.float32)
     img = cv2.multiply(img, cv2.resize(field3, (w, h), interpolation=cv2.INTER_LINEAR))
     u = rng.random()
-    if u < 0.3:
+    if u < 0.25:  # out of focus
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 0.6 + 0.002 * max(w, h)))
-    elif u < 0.42:
+    elif u < 0.37:  # shaken
         length = int(rng.integers(3, max(4, int(0.015 * max(w, h)) + 3)))
         k = np.zeros((length, length), np.float32)
         cv2.line(k, (0, length // 2), (length - 1, length // 2), 1.0, 1)
         rotm = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
         k = cv2.warpAffine(k, rotm, (length, length))
         img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
+    elif u < 0.5:  # shallow depth of field: sharp on one side of the picture, soft on the other
+        soft = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 1 + 0.004 * max(w, h)))
+        b = rng.uniform(0, 2 * np.pi)
+        ramp = np.clip(0.5 + 1.5 * (gx * np.cos(b) + gy * np.sin(b)), 0, 1).astype(np.float32)
+        ramp = cv2.resize(np.repeat(ramp[..., None], 3, -1), (w, h), interpolation=cv2.INTER_LINEAR)
+        img = img + cv2.multiply(soft - img, ramp)
+    if rng.random() < 0.2:  # a cheap sensor or digital zoom: detail lost, then upscaled
+        f = rng.uniform(0.35, 0.8)
+        small = cv2.resize(img, (max(8, int(w * f)), max(8, int(h * f))), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     sigma = rng.uniform(0, 8)
     if sigma > 0.5:
         # demosaicing smears sensor noise over neighbouring pixels: draw it at half size
@@ -403,6 +416,12 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         noise = cv2.resize(raw.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
         img = cv2.scaleAdd(noise, float(sigma / 74), img)  # uniform int8 has sd ~74
     out = cv2.convertScaleAbs(img)  # saturates at 255; the rare tiny negative from noise flips sign, harmless
+    if rng.random() < 0.5:  # the phone's tone curve: gamma and contrast
+        x = np.arange(256) / 255.0
+        y = x ** np.exp(rng.normal(0, 0.2))
+        c = rng.uniform(-0.3, 0.5)
+        y = y + c * (y - 0.5) * (1 - np.abs(2 * y - 1))  # S-curve (c > 0) or flatter (c < 0)
+        out = cv2.LUT(out, np.clip(y * 255, 0, 255).astype(np.uint8))
     if rng.random() < 0.9:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -153,7 +153,7 @@ SURFACES: dict[str, Callable[[np.random.Generator, int, int, float], np.ndarray]
     "plain": plain,
     "cloth": cloth,
 }
-_WEIGHTS = {"wood": 0.3, "felt": 0.2, "paper": 0.18, "plain": 0.17, "cloth": 0.15}
+_WEIGHTS = {"wood": 0.3, "felt": 0.2, "paper": 0.18, "plain": 0.2, "cloth": 0.12}
 
 
 def random_surface(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
