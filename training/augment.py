@@ -1,0 +1,63 @@
+"""Photometric and geometric augmentation shared by detector and reader training."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour, light, blur, noise and JPEG changes that keep pips countable."""
+    out = img
+    if rng.random() < 0.5:
+        out = out[:, :, rng.permutation(3)]  # dice and tables come in every colour
+    if rng.random() < 0.1:
+        out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    f = out.astype(np.float32)
+    gain = rng.uniform(0.55, 1.45) * rng.uniform(0.85, 1.15, size=3)
+    f = f * gain + rng.uniform(-30, 30)
+    if rng.random() < 0.5:  # uneven light across the photo
+        h, w = f.shape[:2]
+        gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :] * rng.uniform(-0.35, 0.35)
+        gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None] * rng.uniform(-0.35, 0.35)
+        f = f * (1 + gx + gy)[..., None]
+    f = np.clip(f, 0, 255)
+    if rng.random() < 0.3:
+        gamma = rng.uniform(0.6, 1.6)
+        f = 255.0 * (f / 255.0) ** gamma
+    out = f.astype(np.uint8)
+    r = rng.random()
+    if r < 0.2:
+        k = int(rng.choice([3, 5]))
+        out = cv2.GaussianBlur(out, (k, k), 0)
+    elif r < 0.3:
+        k = int(rng.integers(3, 8))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2, :] = 1.0 / k
+        m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, m, (k, k))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    if rng.random() < 0.3:
+        noise = rng.normal(0, rng.uniform(2, 10), out.shape).astype(np.float32)
+        out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        q = int(rng.integers(30, 95))
+        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return out
+
+
+def flip_rot90(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Random horizontal flip and quarter turn; pips read the same either way."""
+    boxes = boxes.copy()
+    h, w = img.shape[:2]
+    if rng.random() < 0.5:
+        img = img[:, ::-1]
+        boxes[:, [0, 2]] = w - boxes[:, [2, 0]]
+    k = int(rng.integers(4))
+    for _ in range(k):  # rotate 90 deg counter-clockwise
+        h, w = img.shape[:2]
+        img = np.rot90(img)
+        x0, y0, x1, y1 = boxes.T.copy()
+        boxes = np.stack([y0, w - x1, y1, w - x0], axis=1)
+    return np.ascontiguousarray(img), boxes

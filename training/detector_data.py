@@ -1,0 +1,81 @@
+"""Detector training samples: a scaled random crop of a photo plus CenterNet targets."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from training.augment import flip_rot90, photometric
+from training.models import STRIDE
+
+CROP = 256
+
+
+def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
+                die_px: tuple[float, float] = (11.0, 90.0)) -> tuple[np.ndarray, np.ndarray]:
+    """Rescale so the median die is log-uniform in `die_px`, then take a `crop`-square window."""
+    img, boxes = flip_rot90(img, boxes, rng)
+    if len(boxes):
+        size = float(np.median(np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))))
+        target = float(np.exp(rng.uniform(np.log(die_px[0]), np.log(die_px[1]))))
+        scale = target / max(size, 1.0)
+    else:
+        scale = rng.uniform(0.4, 1.2)
+    h, w = img.shape[:2]
+    # Don't blow tiny images up beyond recognition or shrink whole photos to a dot.
+    scale = float(np.clip(scale, 0.15, 3.0))
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    boxes = boxes * scale
+    # Pad with a border colour taken from the photo so padding does not look like a table edge.
+    canvas = np.empty((max(crop, nh), max(crop, nw), 3), np.uint8)
+    canvas[:] = np.median(img.reshape(-1, 3), axis=0).astype(np.uint8)
+    oy, ox = int(rng.integers(0, canvas.shape[0] - nh + 1)), int(rng.integers(0, canvas.shape[1] - nw + 1))
+    canvas[oy:oy + nh, ox:ox + nw] = img
+    boxes = boxes + np.array([ox, oy, ox, oy], np.float32)
+    # Prefer windows that contain dice.
+    if len(boxes) and rng.random() < 0.8:
+        b = boxes[int(rng.integers(len(boxes)))]
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        x0 = int(np.clip(cx - rng.uniform(0.1, 0.9) * crop, 0, canvas.shape[1] - crop))
+        y0 = int(np.clip(cy - rng.uniform(0.1, 0.9) * crop, 0, canvas.shape[0] - crop))
+    else:
+        x0 = int(rng.integers(0, canvas.shape[1] - crop + 1))
+        y0 = int(rng.integers(0, canvas.shape[0] - crop + 1))
+    view = canvas[y0:y0 + crop, x0:x0 + crop]
+    boxes = boxes - np.array([x0, y0, x0, y0], np.float32)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    inside = (cx >= 0) & (cx < crop) & (cy >= 0) & (cy < crop)
+    return np.ascontiguousarray(view), np.clip(boxes[inside], 0, crop)
+
+
+def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np.ndarray]:
+    """Gaussian centre heat map, log box size and offset targets at the detector's stride."""
+    gh, gw = shape[0] // STRIDE, shape[1] // STRIDE
+    heat = np.zeros((gh, gw), np.float32)
+    size = np.zeros((2, gh, gw), np.float32)
+    offset = np.zeros((2, gh, gw), np.float32)
+    mask = np.zeros((gh, gw), np.float32)
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    for x0, y0, x1, y1 in boxes:
+        w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
+        cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
+        ix, iy = min(int(cx), gw - 1), min(int(cy), gh - 1)
+        sigma = max(0.35 * min(w, h) / STRIDE / 2, 0.6)
+        g = np.exp(-((xs - cx + 0.5) ** 2 + (ys - cy + 0.5) ** 2) / (2 * sigma**2))
+        np.maximum(heat, g, out=heat)
+        heat[iy, ix] = 1.0
+        size[:, iy, ix] = np.log([w / STRIDE, h / STRIDE])
+        offset[:, iy, ix] = [cx - ix, cy - iy]
+        mask[iy, ix] = 1.0
+    return {"heat": heat, "size": size, "offset": offset, "mask": mask}
+
+
+def detector_sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
+                    augment: bool = True) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """One (CHW float32 image in 0..1, targets) training pair."""
+    view, vboxes = random_view(img, boxes, rng, crop=crop)
+    if augment:
+        view = photometric(view, rng)
+    x = view.astype(np.float32).transpose(2, 0, 1) / 255.0
+    return x, centernet_targets(vboxes, view.shape[:2])

@@ -1,0 +1,44 @@
+"""ONNX export of the trained networks (fixed opset, dynamic image size / batch)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from training.models import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader
+from training.reader_data import CROP_SCALE
+
+OPSET = 17
+#: Long side of the photo as the detector sees it (vision.reader reads this from the file).
+INPUT_SIDE = 512
+
+
+def _stamp(path: Path, **meta: object) -> None:
+    """Write the preprocessing contract into the ONNX file's metadata."""
+    import onnx
+
+    model = onnx.load(str(path))
+    del model.metadata_props[:]
+    for key, value in meta.items():
+        entry = model.metadata_props.add()
+        entry.key, entry.value = key, str(value)
+    onnx.save(model, str(path))
+
+
+def export_detector(model: DiceDetector, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(1, 3, 384, 512)
+    torch.onnx.export(model.eval(), (x,), str(path), input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "h4", 3: "w4"}},
+                      opset_version=OPSET, dynamo=False)
+    _stamp(path, input_side=INPUT_SIDE, stride=STRIDE, outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
+
+
+def export_reader(model: FaceReader, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(1, 3, READER_SIZE, READER_SIZE)
+    torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=OPSET, dynamo=False)
+    _stamp(path, crop_size=READER_SIZE, crop_scale=CROP_SCALE, not_a_die_class=NOT_A_DIE,
+           classes="1,2,3,4,5,6,not a die")

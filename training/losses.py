@@ -1,0 +1,27 @@
+"""CenterNet losses for the detector."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+
+def focal_heat_loss(logits: torch.Tensor, target: torch.Tensor, *, alpha: float = 2.0, beta: float = 4.0) -> torch.Tensor:
+    """Penalty-reduced focal loss of CenterNet, normalised by the number of dice."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1.0 - pos
+    pos_loss = torch.log(p) * (1 - p) ** alpha * pos
+    neg_loss = torch.log(1 - p) * p**alpha * (1 - target) ** beta * neg
+    n = pos.sum().clamp(min=1.0)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def detector_loss(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor, dict[str, float]]:
+    heat = focal_heat_loss(out[:, 0], t["heat"])
+    m = t["mask"].unsqueeze(1)
+    n = m.sum().clamp(min=1.0)
+    size = (F.l1_loss(out[:, 1:3], t["size"], reduction="none") * m).sum() / n
+    off = (F.l1_loss(torch.sigmoid(out[:, 3:5]), t["offset"], reduction="none") * m).sum() / n
+    total = heat + 1.0 * size + 1.0 * off
+    return total, {"heat": heat.item(), "size": size.item(), "offset": off.item()}

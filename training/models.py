@@ -1,0 +1,100 @@
+"""The two torch networks: a CenterNet-style die detector and a face reader.
+
+Both are small enough to run in a few milliseconds on a phone-class CPU through
+onnxruntime; `training.export` writes them to ONNX.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+#: Output stride of the detector's heat map.
+STRIDE = 4
+#: Face reader input side (pixels) and its classes: values 1-6, then "not a die".
+READER_SIZE = 48
+NOT_A_DIE = 6
+
+
+def conv_bn(cin: int, cout: int, *, k: int = 3, s: int = 1, groups: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, k, s, k // 2, groups=groups, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class SepBlock(nn.Module):
+    """Depthwise 3x3 then pointwise 1x1, residual when shapes allow."""
+
+    def __init__(self, cin: int, cout: int, *, s: int = 1) -> None:
+        super().__init__()
+        self.dw = conv_bn(cin, cin, s=s, groups=cin)
+        self.pw = conv_bn(cin, cout, k=1)
+        self.residual = s == 1 and cin == cout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.pw(self.dw(x))
+        return x + y if self.residual else y
+
+
+class DiceDetector(nn.Module):
+    """Heat map of die centres (1 channel, logits), box size (2, log pixels/STRIDE) and sub-cell offset (2).
+
+    Input: BGR float image in 0..1, N x 3 x H x W with H, W multiples of 32.
+    Output: N x 5 x H/4 x W/4.
+    """
+
+    def __init__(self, width: int = 1) -> None:
+        super().__init__()
+        c1, c2, c3, c4 = 16 * width, 32 * width, 64 * width, 128 * width
+        self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
+        self.down4 = nn.Sequential(SepBlock(c1, c2, s=2), SepBlock(c2, c2))          # /4
+        self.down8 = nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3))  # /8
+        self.down16 = nn.Sequential(SepBlock(c3, c4, s=2), SepBlock(c4, c4), SepBlock(c4, c4))  # /16
+        self.down32 = nn.Sequential(SepBlock(c4, c4, s=2), SepBlock(c4, c4))        # /32: context for big dice
+        self.lat16 = conv_bn(c4, c3, k=1)
+        self.lat16b = conv_bn(c4, c3, k=1)
+        self.fuse16 = SepBlock(c3, c3)
+        self.lat8 = conv_bn(c3, c2, k=1)
+        self.up8 = conv_bn(c3, c2, k=1)
+        self.fuse8 = SepBlock(c2, c2)
+        self.lat4 = conv_bn(c2, c2, k=1)
+        self.up4 = conv_bn(c2, c2, k=1)
+        self.fuse4 = nn.Sequential(SepBlock(c2, c2), SepBlock(c2, c2))
+        self.head = nn.Conv2d(c2, 5, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0  # start with "no die anywhere"
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x2 = self.stem(x)
+        x4 = self.down4(x2)
+        x8 = self.down8(x4)
+        x16 = self.down16(x8)
+        x32 = self.down32(x16)
+        p16 = self.fuse16(self.lat16(x16) + F.interpolate(self.lat16b(x32), scale_factor=2.0, mode="nearest"))
+        p8 = self.fuse8(self.lat8(x8) + F.interpolate(self.up8(p16), scale_factor=2.0, mode="nearest"))
+        p4 = self.fuse4(self.lat4(x4) + F.interpolate(self.up4(p8), scale_factor=2.0, mode="nearest"))
+        return self.head(p4)
+
+
+class FaceReader(nn.Module):
+    """Classifies a crop centred on a die's top face: logits for values 1-6 and "not a die"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv_bn(3, 24, s=2),            # 24: pips are still 2+ px here
+            conv_bn(24, 32),
+            conv_bn(32, 48, s=2),           # 12
+            conv_bn(48, 48),
+            conv_bn(48, 96, s=2),           # 6
+            conv_bn(96, 96),
+            nn.AdaptiveAvgPool2d(1),
+        )
+        self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classify(self.features(x))

@@ -1,0 +1,83 @@
+"""Face reader training crops cut from labelled photos the way the detector will cut them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from training.augment import photometric
+from training.models import NOT_A_DIE, READER_SIZE
+
+#: A reader crop is the detected top-face box grown by this factor (must match vision.reader).
+CROP_SCALE = 1.35
+
+
+def crop_square(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0,
+                out: int = READER_SIZE) -> np.ndarray:
+    """Rotated square window of `side` pixels centred at (cx, cy), resampled to `out` x `out`."""
+    scale = out / max(side, 1.0)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[:, 2] += (out / 2 - cx, out / 2 - cy)
+    # Shrinking a lot first with INTER_AREA keeps small pips from aliasing away.
+    flags = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (out, out), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A die crop with the detector's typical errors: off-centre, too big or small, any rotation."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    side = max(w, h) * CROP_SCALE * rng.uniform(0.85, 1.2)
+    cx = (x0 + x1) / 2 + rng.normal(0, 0.06) * w
+    cy = (y0 + y1) / 2 + rng.normal(0, 0.06) * h
+    crop = crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    if rng.random() < 0.25:  # a far-away die: lose resolution, then come back up
+        small = int(rng.integers(14, 30))
+        crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (READER_SIZE, READER_SIZE))
+    return np.ascontiguousarray(crop)
+
+
+def negative_crop(img: np.ndarray, boxes: np.ndarray | None, rng: np.random.Generator) -> np.ndarray | None:
+    """A window that is not centred on any die: table, a die's edge, a gap between dice."""
+    h, w = img.shape[:2]
+    if boxes is not None and len(boxes):
+        sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+        side = float(np.median(sizes)) * CROP_SCALE * rng.uniform(0.8, 1.3)
+        centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    else:
+        side = rng.uniform(0.05, 0.3) * min(h, w)
+        centres = np.zeros((0, 2), np.float32)
+    for _ in range(20):
+        if len(centres) and rng.random() < 0.5:  # hard negative: beside a die
+            c = centres[int(rng.integers(len(centres)))]
+            ang = rng.uniform(0, 2 * np.pi)
+            cx, cy = c + np.array([np.cos(ang), np.sin(ang)]) * side * rng.uniform(0.6, 1.0)
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if not len(centres) or np.min(np.hypot(*(centres - [cx, cy]).T)) > 0.55 * side:
+            return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
+    return None
+
+
+def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
+    return crop.astype(np.float32).transpose(2, 0, 1) / 255.0
+
+
+def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
+                   *, negatives: int = 1) -> list[tuple[np.ndarray, int]]:
+    """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives."""
+    out = []
+    if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
+        h, w = img.shape[:2]
+        inner = np.array([w * 0.13, h * 0.13, w * 0.87, h * 0.87], np.float32)
+        out.append((photometric(positive_crop(img, inner, rng), rng), int(values[0]) - 1))
+        return out
+    for box, value in zip(boxes, values):
+        out.append((photometric(positive_crop(img, box, rng), rng), int(value) - 1))
+    for _ in range(negatives):
+        neg = negative_crop(img, boxes, rng)
+        if neg is not None:
+            out.append((photometric(neg, rng), NOT_A_DIE))
+    return out

@@ -1,0 +1,71 @@
+"""Where training photos come from: the shared train splits and the synthetic renderer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from training.data import Sample, load_split
+
+#: Photo sets used for the detector (boxes) and all sets for the reader.
+DETECTOR_SETS = ("byler_d6", "matteop65_wood")
+READER_SETS = ("byler_d6", "matteop65_wood", "chase_dji")
+
+
+def real_samples(sets: tuple[str, ...], split: str = "train") -> list[Sample]:
+    out: list[Sample] = []
+    for name in sets:
+        out.extend(load_split(name, split))
+    return out
+
+
+def synth_scene_source() -> Callable[[np.random.Generator], Sample] | None:
+    """A function rendering one synthetic photo as a `Sample`, or None if the renderer is missing."""
+    try:
+        from training.synth import render_scene
+    except ImportError:
+        return None
+
+    def draw(rng: np.random.Generator) -> Sample:
+        scene = render_scene(rng)
+        boxes = np.array([d.top_box for d in scene.dice], np.float32).reshape(-1, 4)
+        values = np.array([d.value for d in scene.dice], np.int64)
+        return Sample(scene.image, boxes, values, "synth")
+
+    return draw
+
+
+def synth_crop_source() -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
+    """A function giving one synthetic reader crop (READER_SIZE) and its class, or None.
+
+    Uses the pre-rendered cache (`python -m training.crop_cache`) when there is one,
+    with fresh jitter on every draw; otherwise renders each crop.
+    """
+    from training.crop_cache import CACHE
+    from training.reader_data import crop_square
+    from training.models import READER_SIZE
+
+    if CACHE.is_file():
+        cached = np.load(CACHE)
+        images, labels = cached["images"], cached["labels"]
+
+        def draw_cached(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+            i = int(rng.integers(len(images)))
+            img = images[i]
+            side = img.shape[0] * rng.uniform(0.88, 1.12)
+            c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
+            crop = crop_square(img, float(c[0]), float(c[1]), side, float(rng.choice([0, 90, 180, 270])), READER_SIZE)
+            return (crop[:, ::-1] if rng.random() < 0.5 else crop), int(labels[i])
+
+        return draw_cached
+    try:
+        from training.synth import render_crop
+    except ImportError:
+        return None
+
+    def draw(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        value = int(rng.integers(1, 7))
+        return render_crop(rng, value, size=READER_SIZE), value - 1
+
+    return draw

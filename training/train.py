@@ -1,0 +1,177 @@
+"""Train the dice detector and the face reader, then export both to ONNX.
+
+    python -m training.train                 # both, default budget, writes models/
+    python -m training.train detector --steps 3000
+    python -m training.train reader --steps 4000
+
+Runs on the CPU (2 cores are enough); every run is seeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+from training.augment import photometric
+from training.detector_data import detector_sample
+from training.losses import detector_loss
+from training.models import NOT_A_DIE, DiceDetector, FaceReader
+from training.reader_data import reader_samples, to_tensor_layout
+from training.sources import DETECTOR_SETS, READER_SETS, real_samples, synth_crop_source, synth_scene_source
+
+RUNS = Path("runs")
+
+
+def _rng(seed: int) -> np.random.Generator:
+    info = get_worker_info()
+    return np.random.default_rng([seed, info.id if info else 0, int(time.time() * 1e6) % 2**31 if seed < 0 else 0])
+
+
+class DetectorStream(IterableDataset):
+    """Endless detector samples: real train photos and rendered scenes."""
+
+    def __init__(self, *, synth_fraction: float, seed: int) -> None:
+        self.real = real_samples(DETECTOR_SETS)
+        self.synth_fraction = synth_fraction
+        self.seed = seed
+
+    def __iter__(self):
+        rng = _rng(self.seed)
+        synth = synth_scene_source()
+        while True:
+            if synth is not None and rng.random() < self.synth_fraction:
+                s = synth(rng)
+            else:
+                s = self.real[int(rng.integers(len(self.real)))]
+            yield detector_sample(s.image, s.boxes, rng)
+
+
+class ReaderStream(IterableDataset):
+    """Endless reader crops: real dice, rendered dice, and windows that are not a die."""
+
+    def __init__(self, *, synth_fraction: float, seed: int) -> None:
+        self.real = real_samples(READER_SETS)
+        self.synth_fraction = synth_fraction
+        self.seed = seed
+
+    def __iter__(self):
+        rng = _rng(self.seed)
+        crop = synth_crop_source()
+        scene = synth_scene_source()
+        while True:
+            r = rng.random()
+            if crop is not None and r < self.synth_fraction:
+                img, label = crop(rng)
+                yield to_tensor_layout(photometric(np.ascontiguousarray(img), rng)), label
+                continue
+            if scene is not None and r < self.synth_fraction + 0.1:
+                s = scene(rng)  # negatives and crowded neighbours from rendered tables
+            else:
+                s = self.real[int(rng.integers(len(self.real)))]
+            pairs = reader_samples(s.image, s.boxes, s.values, rng)
+            for img, label in pairs[:: max(1, len(pairs) // 4)]:
+                yield to_tensor_layout(img), label
+
+
+def cosine_lr(step: int, total: int, base: float, warmup: int = 100) -> float:
+    if step < warmup:
+        return base * (step + 1) / warmup
+    return base * 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, total - warmup)))
+
+
+def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> DiceDetector:
+    torch.manual_seed(seed)
+    model = DiceDetector()
+    if resume:
+        model.load_state_dict(torch.load(resume))
+    loader = DataLoader(DetectorStream(synth_fraction=synth_fraction, seed=seed), batch_size=batch, num_workers=1,
+                        persistent_workers=True, prefetch_factor=4)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    model.train()
+    t0 = time.time()
+    for step, (x, t) in enumerate(loader):
+        if step >= steps:
+            break
+        for g in opt.param_groups:
+            g["lr"] = cosine_lr(step, steps, lr)
+        loss, parts = detector_loss(model(x), t)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 50 == 0 or step == steps - 1:
+            print(f"det {step:5d}/{steps} loss {float(loss):.3f} " + " ".join(f"{k} {v:.3f}" for k, v in parts.items())
+                  + f" {time.time() - t0:.0f}s", flush=True)
+        if step % 500 == 499:
+            torch.save(model.state_dict(), RUNS / "detector.pt")
+    torch.save(model.state_dict(), RUNS / "detector.pt")
+    return model.eval()
+
+
+def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> FaceReader:
+    torch.manual_seed(seed)
+    model = FaceReader()
+    if resume:
+        model.load_state_dict(torch.load(resume))
+    loader = DataLoader(ReaderStream(synth_fraction=synth_fraction, seed=seed), batch_size=batch, num_workers=1,
+                        persistent_workers=True, prefetch_factor=4)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    model.train()
+    t0 = time.time()
+    correct = seen = 0
+    for step, (x, y) in enumerate(loader):
+        if step >= steps:
+            break
+        for g in opt.param_groups:
+            g["lr"] = cosine_lr(step, steps, lr)
+        out = model(x)
+        loss = lossf(out, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        correct += int((out.argmax(1) == y).sum())
+        seen += len(y)
+        if step % 100 == 0 or step == steps - 1:
+            print(f"reader {step:5d}/{steps} loss {float(loss):.3f} acc {correct / max(seen, 1):.3f} "
+                  f"(not-a-die share {float((y == NOT_A_DIE).float().mean()):.2f}) {time.time() - t0:.0f}s", flush=True)
+            correct = seen = 0
+        if step % 500 == 499:
+            torch.save(model.state_dict(), RUNS / "reader.pt")
+    torch.save(model.state_dict(), RUNS / "reader.pt")
+    return model.eval()
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("what", nargs="?", choices=["all", "detector", "reader"], default="all")
+    p.add_argument("--det-steps", type=int, default=6000)
+    p.add_argument("--reader-steps", type=int, default=6000)
+    p.add_argument("--det-batch", type=int, default=8)
+    p.add_argument("--synth", type=float, default=0.5, help="share of synthetic photos/crops")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--resume", action="store_true", help="start from runs/*.pt")
+    p.add_argument("--out", type=Path, default=Path("models"))
+    args = p.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    RUNS.mkdir(exist_ok=True)
+    from training.export import export_detector, export_reader
+
+    if args.what in ("all", "detector"):
+        det = train_detector(args.det_steps, batch=args.det_batch, lr=3e-3, synth_fraction=args.synth, seed=args.seed,
+                             resume=RUNS / "detector.pt" if args.resume else None)
+        export_detector(det, args.out / "detector.onnx")
+    if args.what in ("all", "reader"):
+        rd = train_reader(args.reader_steps, batch=128, lr=3e-3, synth_fraction=args.synth, seed=args.seed,
+                          resume=RUNS / "reader.pt" if args.resume else None)
+        export_reader(rd, args.out / "reader.onnx")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Peak picking and duplicate suppression on the detector's outputs (pure numpy/OpenCV)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def centre_peaks(heat: np.ndarray, *, min_score: float = 0.25, max_peaks: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Local maxima (3x3) of a heat map above `min_score`, strongest first: (ys, xs, scores)."""
+    heat = np.ascontiguousarray(heat, dtype=np.float32)
+    is_peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
+    ys, xs = np.nonzero(is_peak)
+    scores = heat[ys, xs]
+    order = np.argsort(-scores)[:max_peaks]
+    return ys[order], xs[order], scores[order]
+
+
+def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0.45) -> np.ndarray:
+    """Indices to keep: drop a box that overlaps a stronger one or holds its centre."""
+    if not len(boxes):
+        return np.zeros((0,), np.int64)
+    order = np.argsort(-scores)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    keep: list[int] = []
+    for i in order:
+        dup = False
+        for j in keep:
+            ix = max(0.0, min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0]))
+            iy = max(0.0, min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1]))
+            inter = ix * iy
+            overlap = inter / max(area[i] + area[j] - inter, 1e-6)
+            # Two dice can touch but their top faces never hold each other's centres.
+            inside = boxes[j, 0] < cx[i] < boxes[j, 2] and boxes[j, 1] < cy[i] < boxes[j, 3]
+            if overlap > iou or inside:
+                dup = True
+                break
+        if not dup:
+            keep.append(int(i))
+    return np.array(keep, np.int64)

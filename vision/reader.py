@@ -1,0 +1,165 @@
+"""The trained dice reader: a detector finds each die's top face, a face reader reads it.
+
+Both networks run with onnxruntime. Their preprocessing contract (input size, stride,
+crop scale) travels inside the ONNX files as metadata, so the runtime never has to
+import the training code.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from vision.detections import Dice, Die
+from vision.peaks import centre_peaks, suppress_duplicates
+
+DEFAULT_MODELS = Path(__file__).resolve().parent.parent / "models"
+DETECTOR_FILE = "detector.onnx"
+READER_FILE = "reader.onnx"
+
+
+def _session(path: Path, threads: int) -> ort.InferenceSession:
+    if not path.is_file():
+        raise FileNotFoundError(f"dice model not found: {path}")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.log_severity_level = 3
+    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def _meta(session: ort.InferenceSession, key: str, default: float) -> float:
+    return float(session.get_modelmeta().custom_metadata_map.get(key, default))
+
+
+class DiceReader:
+    """Reads every die in a photo. Load once, call `read` for each photo (thread-safe)."""
+
+    def __init__(self, models_dir: str | os.PathLike | None = None, *, threads: int | None = None,
+                 min_score: float = 0.25, low_confidence: float = 0.6) -> None:
+        folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
+        threads = threads or min(4, os.cpu_count() or 1)
+        self.detector = _session(folder / DETECTOR_FILE, threads)
+        self.reader = _session(folder / READER_FILE, threads)
+        self.input_side = int(_meta(self.detector, "input_side", 512))
+        self.stride = int(_meta(self.detector, "stride", 4))
+        self.crop_scale = _meta(self.reader, "crop_scale", 1.35)
+        self.crop_size = int(_meta(self.reader, "crop_size", 48))
+        self.not_a_die = int(_meta(self.reader, "not_a_die_class", 6))
+        self.min_score = min_score
+        #: Dice under this confidence are shown to players as uncertain.
+        self.low_confidence = low_confidence
+
+    # -- detection -------------------------------------------------------------------
+    def _detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Top-face boxes (N, 4) in the photo's pixels and their detector scores (N,)."""
+        h, w = image.shape[:2]
+        scale = self.input_side / max(h, w)
+        small = _shrink(image, scale)
+        sh, sw = small.shape[:2]
+        ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
+        x = np.zeros((1, 3, ph, pw), np.float32)
+        x[0, :, :sh, :sw] = small.transpose(2, 0, 1) * np.float32(1 / 255)
+        maps = self.detector.run(None, {"image": x})[0][0]
+        heat = 1.0 / (1.0 + np.exp(-maps[0]))
+        ys, xs, scores = centre_peaks(heat, min_score=self.min_score)
+        off = 1.0 / (1.0 + np.exp(-maps[3:5, ys, xs]))
+        cx = (xs + off[0]) * self.stride
+        cy = (ys + off[1]) * self.stride
+        bw = np.exp(maps[1, ys, xs]) * self.stride
+        bh = np.exp(maps[2, ys, xs]) * self.stride
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / scale
+        boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
+        keep = suppress_duplicates(boxes, scores)
+        return boxes[keep], scores[keep]
+
+    # -- reading ---------------------------------------------------------------------
+    def _crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        out = np.empty((len(boxes), 3, self.crop_size, self.crop_size), np.float32)
+        for i, (x0, y0, x1, y1) in enumerate(boxes):
+            side = max(x1 - x0, y1 - y0) * self.crop_scale
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            out[i] = _square_crop(image, cx, cy, side, self.crop_size).transpose(2, 0, 1)
+        return out * np.float32(1 / 255)
+
+    def _classify(self, crops: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 7) averaged over a quarter turn (pips read the same turned)."""
+        if not len(crops):
+            return np.zeros((0, 7), np.float32)
+        batch = np.concatenate([crops, np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3)))])
+        logits = self.reader.run(None, {"crops": batch})[0]
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        return (p[: len(crops)] + p[len(crops):]) / 2
+
+    def read(self, image: np.ndarray) -> Dice:
+        """All dice in a BGR photo, in reading order, boxes in the photo's pixels."""
+        image = _as_bgr(image)
+        if min(image.shape[:2]) < 8:
+            return Dice.empty()
+        boxes, scores = self._detect(image)
+        probs = self._classify(self._crops(image, boxes))
+        if not len(boxes):
+            return Dice.empty()
+        is_die = probs[:, self.not_a_die] < 0.5
+        faces = probs[:, : self.not_a_die]
+        values = faces.argmax(axis=1) + 1
+        # Confidence of "this is a die showing this value": the reader's certainty,
+        # tempered by a weak detection.
+        conf = faces.max(axis=1) * np.minimum(1.0, scores / 0.5)
+        return Dice(boxes[is_die], values[is_die], conf[is_die]).sorted()
+
+    def read_crop(self, image: np.ndarray) -> Die:
+        """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""
+        image = _as_bgr(image)
+        h, w = image.shape[:2]
+        crop = _square_crop(image, w / 2, h / 2, max(h, w), self.crop_size)
+        p = self._classify(crop.transpose(2, 0, 1)[None] * np.float32(1 / 255))[0]
+        faces = p[: self.not_a_die]
+        value = int(faces.argmax()) + 1
+        return Die(value, (0.0, 0.0, float(w), float(h)), float(faces.max()))
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    return image
+
+
+def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """Resize for the detector.
+
+    Big photos go in two steps: a cheap bilinear resize to twice the target, then an
+    area average, which keeps small pips from aliasing away at a fraction of the cost
+    of one area resize from 12 MP (43 ms -> about 8 ms).
+    """
+    h, w = image.shape[:2]
+    if scale < 0.5:
+        image = cv2.resize(image, (max(1, round(w * scale * 2)), max(1, round(h * scale * 2))),
+                           interpolation=cv2.INTER_LINEAR)
+        scale = 0.5
+        h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+
+
+def _square_crop(image: np.ndarray, cx: float, cy: float, side: float, out: int) -> np.ndarray:
+    """`side`-pixel square around (cx, cy), edge pixels repeated outside the photo, resized to `out`."""
+    h, w = image.shape[:2]
+    half = max(side, 2.0) / 2
+    x0, y0 = int(round(cx - half)), int(round(cy - half))
+    x1, y1 = int(round(cx + half)), int(round(cy + half))
+    roi = image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
+    pad = (max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w))
+    if any(pad):
+        roi = cv2.copyMakeBorder(roi, *pad, cv2.BORDER_REPLICATE)
+    interp = cv2.INTER_AREA if roi.shape[0] > out else cv2.INTER_LINEAR
+    return cv2.resize(roi, (out, out), interpolation=interp)
