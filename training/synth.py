@@ -178,7 +178,7 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
     rot = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
     q = xy @ rot  # table -> texture axes (rot.T applied to each row)
     q0, q1 = q.min(0), q.max(0)
-    ppu = np.sqrt(0.8 * w * h / np.prod(q1 - q0))
+    ppu = np.sqrt(0.65 * w * h / np.prod(q1 - q0))
     ppu = min(ppu, 2000 / max(q1 - q0))
     tw, th = (np.ceil((q1 - q0) * ppu) + 2).astype(int)
     tex = random_surface(rng, int(th), int(tw), ppu * die)
@@ -290,32 +290,33 @@ def _cast_shadows(rng: np.random.Generator, canvas: np.ndarray, dice: list[Place
                   light: Light, s_px: float, clean: bool) -> None:
     """Darken the table under and behind every die, away from the light."""
     h, w = canvas.shape[:2]
-    cast = np.zeros((h, w), np.float32)
-    contact = np.zeros((h, w), np.float32)
     ldir = np.asarray(light.direction)
+    casts, feet = [], []
     for d in dice:
         v = d.vertices()
-        on_table = v - (v[:, 2:3] / ldir[2]) * ldir
-        pts = cv2.convexHull(np.round(cam.project(on_table) * 16).astype(np.int32))
-        cv2.fillConvexPoly(cast, pts, 1.0, cv2.LINE_AA, 4)
+        casts.append(cam.project(v - (v[:, 2:3] / ldir[2]) * ldir))
         foot = d.centre[:2] + (v[:, :2] - d.centre[:2]) * 1.1
-        foot = np.column_stack([foot, np.zeros(8)])
-        pts = cv2.convexHull(np.round(cam.project(foot) * 16).astype(np.int32))
-        cv2.fillConvexPoly(contact, pts, 1.0, cv2.LINE_AA, 4)
+        feet.append(cam.project(np.column_stack([foot, np.zeros(8)])))
     if clean:
         strength, soft = 0.3, 0.15
     else:
         strength = rng.uniform(0.25, 0.8) * (1.25 - light.ambient)
         soft = rng.uniform(0.005, 0.04) if rng.random() < 0.4 else rng.uniform(0.04, 0.3)  # 40% hard
     # only the part of the picture near the dice needs darkening
-    ys, xs = np.nonzero(cv2.resize(cast, (w // 8 + 1, h // 8 + 1), interpolation=cv2.INTER_AREA))
-    if not len(xs):
+    pts = np.concatenate(casts + feet)
+    pad = soft * s_px * 3 + 0.2 * s_px + 8
+    x0, y0 = (max(int(v), 0) for v in pts.min(0) - pad)
+    x1, y1 = min(int(pts[:, 0].max() + pad), w), min(int(pts[:, 1].max() + pad), h)
+    if x1 <= x0 or y1 <= y0:
         return
-    pad = int(soft * s_px * 3 + 0.2 * s_px + 8)
-    x0, y0 = max(xs.min() * 8 - pad, 0), max(ys.min() * 8 - pad, 0)
-    x1, y1 = min(xs.max() * 8 + 8 + pad, w), min(ys.max() * 8 + 8 + pad, h)
-    dark = strength * _blur_mask(cast[y0:y1, x0:x1], soft * s_px)
-    dark += 0.35 * _blur_mask(contact[y0:y1, x0:x1], 0.08 * s_px + 0.5)
+    cast = np.zeros((y1 - y0, x1 - x0), np.float32)
+    contact = np.zeros_like(cast)
+    for mask, polys in ((cast, casts), (contact, feet)):
+        for poly in polys:
+            hull = cv2.convexHull(np.round((poly - (x0, y0)) * 16).astype(np.int32))
+            cv2.fillConvexPoly(mask, hull, 1.0, cv2.LINE_AA, 4)
+    dark = strength * _blur_mask(cast, soft * s_px)
+    dark += 0.35 * _blur_mask(contact, 0.08 * s_px + 0.5)
     keep = 1 - np.clip(dark, 0, 0.85)
     roi = canvas[y0:y1, x0:x1]
     cv2.multiply(roi, cv2.merge([keep, keep, keep]), dst=roi)
