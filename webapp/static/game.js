@@ -634,7 +634,10 @@
   setInterval(function () {
     if (document.hidden || busyFlag || !$('picker').hidden || !$('manual').hidden) return;
     api('GET', '').then(function (next) {
-      if (next.version !== state.version) setState(next);
+      // Advice may arrive after the throw (the advisor works in the background).
+      var adviceNow = JSON.stringify(next.throw && next.throw.advice);
+      var adviceWas = JSON.stringify(state.throw && state.throw.advice);
+      if (next.version !== state.version || adviceNow !== adviceWas) setState(next);
     }).catch(function () {});
   }, POLL_MS);
 
