@@ -125,7 +125,8 @@ def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u):
         return _successor(values, rules, m, f, u, box, points, flag)
 
     upper = after(_FACE_COL, _UPPER_POINTS)  # (face, count, n)
-    lower = after(_LOWER_COL, 0)             # (box, n); five_kind: the 0 entry
+    # five_kind scratched: no extra bonus ever after.
+    lower = after(_LOWER_COL, 0, flag=np.where(_LOWER_COL == FIVE_KIND, 0, f))
     fifty = after(FIVE_KIND, 50, flag=np.ones_like(f) if rules.has_flag else None)
     # Every open box can take any throw for 0 points, and a box's real points never
     # leave a worse state (the table grows with the subtotal and the flag), so each
@@ -168,6 +169,58 @@ def _five_kind_again(out, base, values, rules: ColumnRules, m, f, u) -> None:
         up = cand[:, :6].max(axis=1)
         rows = np.where(np.isfinite(match), match, np.where(np.isfinite(low), low, up)) + bonus
     out[FIVE_KIND_THROWS[:, None], sel[None, :]] = rows - base[sel]
+
+
+@dataclass(frozen=True)
+class BoxOutcome:
+    """What filling each box with a given throw does, per state: (13, n) arrays.
+
+    `allowed` is False where the box is filled or a forced joker sends the throw
+    elsewhere; `points` go into the box, `extra` (n,) is the extra bonus earned,
+    `next_flag` the flag after the turn.
+    """
+
+    allowed: np.ndarray
+    points: np.ndarray
+    extra: np.ndarray
+    next_flag: np.ndarray
+
+
+def box_outcomes(rules: ColumnRules, m, f, throws) -> BoxOutcome:
+    """Where each of n throws (indices 0..251) may go in n states, and for what."""
+    boxes = np.arange(N_BOXES)[:, None]
+    allowed = (m >> boxes) & 1 == 0
+    points = SCORES[:, throws].copy()
+    five = THROW_COUNTS[throws].max(axis=1) == 5
+    face = np.argmax(THROW_COUNTS[throws], axis=1)  # 0-based, meaningful for `five`
+    filled5 = (m >> FIVE_KIND) & 1 == 1
+    earns = five & filled5 & (f == 1) & rules.has_flag
+    extra = np.where(earns, EXTRA_BONUS_POINTS, 0)
+    next_flag = np.broadcast_to(f, points.shape).copy()
+    if rules.has_flag:
+        next_flag[FIVE_KIND] = np.where(five, 1, 0)
+    if rules.extra_bonus is ExtraBonus.ONCE:
+        next_flag[:, earns] = 0
+    joker = {Joker.NONE: np.zeros_like(five), Joker.FREE: earns,
+             Joker.FORCED: five & filled5}[rules.joker]
+    if joker.any():
+        points[:, joker] = _JOKER_POINTS[face[joker], :, 0].T
+    if rules.joker is Joker.FORCED and joker.any():
+        match = np.zeros_like(allowed)
+        match[face, np.arange(len(m))] = True
+        match &= allowed
+        lower = allowed & (boxes >= 6)
+        forced = np.where(match.any(axis=0), match, np.where(lower.any(axis=0), lower, allowed))
+        allowed = np.where(joker, forced, allowed)
+    return BoxOutcome(allowed, points, extra, next_flag)
+
+
+def box_values(values: np.ndarray, rules: ColumnRules, m, f, u, throws) -> np.ndarray:
+    """(13, n): points + bonuses + value after each box choice; -inf if not allowed."""
+    out = box_outcomes(rules, m, f, throws)
+    vals = _successor(values, rules, m, f, u, np.arange(N_BOXES)[:, None], out.points,
+                      out.next_flag) + out.extra
+    return np.where(out.allowed, vals, -np.inf)
 
 
 @dataclass(frozen=True)
