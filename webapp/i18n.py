@@ -118,7 +118,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "undone": {"de": "zurückgenommen", "en": "undone"},
     "back_to_game": {"de": "Zurück zum Spiel", "en": "Back to the game"},
     "no_throws": {"de": "Noch keine Würfe.", "en": "No throws yet."},
-    "read_as": {"de": "gelesen als", "en": "read as"},
+    "read_as": {"de": "Gelesen als", "en": "Read as"},
     "by": {"de": "von", "en": "by"},
     "bust_entry": {"de": "Nichts – Zug verloren", "en": "Nothing: bust"},
     "keep_entry": {"de": "beiseite: {dice}", "en": "set aside: {dice}"},
