@@ -91,7 +91,7 @@ def render_scene(
 def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.ndarray:
     """One die showing ``value`` as the face reader sees it: a (size, size, 3) BGR uint8 crop.
 
-    The die fills 55-85% of the crop with offset, scale and rotation jitter; oblique views
+    The die fills 55-90% of the crop with offset, scale and rotation jitter; oblique views
     show its side faces; neighbours sometimes intrude at the border.
     """
     if value not in range(1, 7):
@@ -121,7 +121,7 @@ def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.n
         draw_die(rng, canvas, d, cam, light)
     uv = cam.project(main.vertices())
     (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
-    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.85)
+    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.9)
     cx = (bx0 + bx1) / 2 + rng.uniform(-0.08, 0.08) * side
     cy = (by0 + by1) / 2 + rng.uniform(-0.08, 0.08) * side
     src = np.float32([[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx - side / 2, cy + side / 2]])
@@ -155,7 +155,7 @@ def _random_light(rng: np.random.Generator, clean: bool) -> Light:
         return Light((np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)), 0.7)
     elev, azim = np.radians(rng.uniform(25, 88)), rng.uniform(0, 2 * np.pi)
     d = (np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev))
-    return Light(tuple(float(v) for v in d), float(rng.uniform(0.35, 0.75)))
+    return Light(tuple(float(v) for v in d), float(rng.uniform(0.3, 0.9)))
 
 
 def _materials(rng: np.random.Generator, clean: bool) -> list[Material]:

@@ -147,6 +147,7 @@ class Material:
     opacity: float = 1.0
     marble: tuple[float, float, float] | None = None
     marble_freq: float = 2.0
+    marble_mix: float = 0.7
     gloss: float = 0.2
     shininess: float = 20.0
     corner: float = 0.12
@@ -170,9 +171,9 @@ _COLOURS = {
 
 def random_material(rng: np.random.Generator, *, clean: bool = False) -> Material:
     """Any die look: white/ivory, coloured, black, translucent, marbled or pearlescent."""
-    pip_r = float(rng.uniform(0.08, 0.13))
-    spread = float(rng.uniform(0.24, 0.30))
-    corner = float(rng.uniform(0.06, 0.2))
+    spread = float(rng.uniform(0.22, 0.33))
+    pip_r = float(min(rng.uniform(0.07, 0.16), 0.47 * spread))  # the six's pips must not touch
+    corner = float(rng.uniform(0.05, 0.35))  # sharp-ish to strongly rounded
     if clean:
         return Material(_WHITE, _BLACK, _BLACK, _BLACK, pip_radius=0.11, corner=0.1)
     kind = rng.choice(6, p=[0.34, 0.25, 0.09, 0.12, 0.12, 0.08])
@@ -195,7 +196,9 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         body = jitter_color(rng, _COLOURS[name], 0.15)
         pip = jitter_color(rng, _WHITE, 0.05)
         opacity = float(rng.uniform(0.45, 0.8))
-        gloss, shin, corner = float(rng.uniform(0.3, 0.7)), float(rng.uniform(30, 80)), float(rng.uniform(0.02, 0.08))
+        gloss, shin, corner = float(rng.uniform(0.3, 0.7)), float(rng.uniform(30, 80)), float(rng.uniform(0.01, 0.06))
+        spread = float(rng.uniform(0.27, 0.33))  # casino dice: big pips near the edges
+        pip_r = float(min(rng.uniform(0.12, 0.16), 0.47 * spread))
     elif kind == 4:  # marbled / swirled
         names = list(_COLOURS)
         a, b = rng.choice(len(names), 2, replace=False)
@@ -219,7 +222,7 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
             one_pip = jitter_color(rng, _RED, 0.1)
     return Material(
         _c(body), _c(pip), _c(one_pip), _c(four_pip), one_scale, pip_r, spread, opacity,
-        marble, float(rng.uniform(1, 4)), gloss, shin, corner,
+        marble, float(rng.uniform(0.5, 2.5)), float(rng.uniform(0.3, 1.0)), gloss, shin, corner,
         engraved=bool(rng.random() < 0.3), square_pips=bool(rng.random() < 0.06),
     )
 
@@ -264,7 +267,7 @@ def face_texture(
         a = rng.uniform(0, np.pi)
         k = np.float32(mat.marble_freq * 2 * np.pi)
         s = np.sin((xx * np.float32(np.cos(a) * k) + yy * np.float32(np.sin(a) * k)) + n * np.float32(rng.uniform(4, 10)))
-        m = (0.5 + 0.5 * s) ** 2
+        m = (0.5 + 0.5 * s) ** 2 * np.float32(mat.marble_mix)
         img = np.asarray(mat.body, np.float32) * (1 - m[..., None]) + np.asarray(mat.marble, np.float32) * m[..., None]
         img = np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
     else:
@@ -272,13 +275,13 @@ def face_texture(
         img[:] = np.asarray(mat.body, np.uint8)
     pipmask = np.zeros((t, t), np.uint8)
     colour = mat.one_pip if value == 1 else mat.four_pip if value == 4 else mat.pip
-    r = mat.pip_radius * t * (mat.one_scale if value == 1 else 1.0)
+    r = min(mat.pip_radius * (mat.one_scale if value == 1 else 1.0), 0.3) * t
     sh = 16  # fixed-point shift for sub-pixel anti-aliased circles
     for px, py in _PIPS[value]:
         cx, cy = (0.5 + mat.pip_spread * px) * t, (0.5 + mat.pip_spread * py) * t
         centre = (int(cx * sh), int(cy * sh))
         if mat.square_pips:
-            h = r * 0.85
+            h = min(r * 0.85, 0.4 * mat.pip_spread * t)  # square pips must stay apart
             pts = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]]) * sh
             cv2.fillConvexPoly(img, pts.astype(np.int32), colour, cv2.LINE_AA, 4)
             cv2.fillConvexPoly(pipmask, pts.astype(np.int32), 255, cv2.LINE_AA, 4)
@@ -302,7 +305,7 @@ def face_texture(
 def back_pips(value: int, t: int, mat: Material, strength: float) -> np.ndarray:
     """Premultiplied BGRA float32 (t, t, 4): a hidden face's pips seen through a clear die."""
     pipmask = np.zeros((t, t), np.uint8)
-    r = mat.pip_radius * t * (mat.one_scale if value == 1 else 1.0)
+    r = min(mat.pip_radius * (mat.one_scale if value == 1 else 1.0), 0.3) * t
     for px, py in _PIPS[value]:
         centre = (int((0.5 + mat.pip_spread * px) * t * 16), int((0.5 + mat.pip_spread * py) * t * 16))
         cv2.circle(pipmask, centre, int(r * 16), 255, -1, cv2.LINE_AA, 4)
