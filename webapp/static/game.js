@@ -399,6 +399,7 @@
   function renderOptions(t) {
     var list = clear($('options'));
     $('options-title').textContent = isSheet() ? T.options : T.options_push;
+    $('options-title').hidden = !t.options.length && !t.bust;
     if (!isSheet() && t.bust) {
       list.appendChild(el('li', {className: 'bust'},
         el('p', null, T.bust),
