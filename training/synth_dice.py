@@ -422,30 +422,29 @@ def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: 
     bevel = float(np.clip(mat.corner * 1.2 + 0.05, 0.06, 0.3))
     world_n = NORMALS @ die.rot.T
     src = np.array([[0, 0], [t, 0], [t, t], [0, t]], np.float32)
+    # all six faces at once: which face the camera, how they are lit, where they land
+    centres = die.centre + 0.5 * die.size * world_n
+    views = cam.centre - centres
+    facing = np.einsum("ij,ij->i", world_n, views) > 0
+    views /= np.linalg.norm(views, axis=1, keepdims=True)
+    diffuse = light.ambient + (1 - light.ambient) * np.maximum(world_n @ ldir, 0)
+    halves = ldir + views
+    halves /= np.linalg.norm(halves, axis=1, keepdims=True)
+    specs = mat.gloss * np.maximum(np.einsum("ij,ij->i", world_n, halves), 0) ** mat.shininess
+    quads = (cam.project((die.centre + die.size * FACE_CORNERS.reshape(-1, 3) @ die.rot.T)) - (x0, y0)).reshape(6, 4, 2)
     # visible faces of a convex die never overlap, so their premultiplied layers add up
     faces = np.zeros((rh, rw, 4), np.float32)
     for i in range(6):
-        n = world_n[i]
-        fc = die.centre + 0.5 * die.size * n
-        view = cam.centre - fc
-        if n @ view <= 0:
-            if mat.opacity < 1:  # the far side's pips show through a clear die
-                tex = back_pips(int(die.values[i]), t, mat, 0.9 * (1 - mat.opacity) * light.ambient)
-                dst = cam.project(die.face_corners(i)) - (x0, y0)
-                dst = np.roll(dst, int(die.face_turns[i]), axis=0).astype(np.float32)
-                hmat = cv2.getPerspectiveTransform(src, dst)
-                back = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR)
-                roi[:] = roi * (1 - back[..., 3:] * m) + back[..., :3] * m
+        if not facing[i] and mat.opacity == 1:
             continue
-        view /= np.linalg.norm(view)
-        diffuse = light.ambient + (1 - light.ambient) * max(0.0, float(n @ ldir))
-        half = ldir + view
-        half /= np.linalg.norm(half)
-        spec = mat.gloss * max(0.0, float(n @ half)) ** mat.shininess
-        tex = face_texture(rng, int(die.values[i]), t, mat, diffuse=diffuse, spec=spec, bevel=bevel)
-        dst = cam.project(die.face_corners(i)) - (x0, y0)
-        dst = np.roll(dst, int(die.face_turns[i]), axis=0).astype(np.float32)
+        dst = np.roll(quads[i], int(die.face_turns[i]), axis=0).astype(np.float32)
         hmat = cv2.getPerspectiveTransform(src, dst)
+        if not facing[i]:  # the far side's pips show through a clear die
+            tex = back_pips(int(die.values[i]), t, mat, 0.9 * (1 - mat.opacity) * light.ambient)
+            back = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR)
+            roi[:] = roi * (1 - back[..., 3:] * m) + back[..., :3] * m
+            continue
+        tex = face_texture(rng, int(die.values[i]), t, mat, diffuse=float(diffuse[i]), spec=float(specs[i]), bevel=bevel)
         warped = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         cv2.add(faces, warped, dst=faces)
     # the rounded edges between faces: the body colour, dimmed, where no face covers
