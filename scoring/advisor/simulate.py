@@ -56,14 +56,20 @@ class ColumnSumPolicy:
         return np.stack([t.values[s.masks[c], s.flags[c], s.uppers[c]]
                          for c, t in enumerate(self.tables)])
 
+    def offsets(self, s: SheetState) -> np.ndarray | None:
+        """(C, 13, n) value of each box choice beyond the column values (None: none)."""
+        return None
+
     def end_values(self, s: SheetState) -> np.ndarray:
         """(252, n) float32: each throw's best box value, relative to the current value."""
         now = self.column_values(s)
+        extra = self.offsets(s)
         best = np.full((N_THROWS, s.masks.shape[1]), -np.inf, dtype=np.float32)
         for c, t in enumerate(self.tables):
             live = np.flatnonzero(s.masks[c] != ALL_FILLED)
             m, f, u = s.masks[c, live], s.flags[c, live], s.uppers[c, live]
-            base, rel = end_of_turn_values(t.values, t.rules, m, f, u)
+            off = None if extra is None else extra[c][:, live] / self.weights[c]
+            base, rel = end_of_turn_values(t.values, t.rules, m, f, u, off)
             gain = self.weights[c] * (rel + (base - now[c, live]).astype(np.float32))
             best[:, live] = np.maximum(best[:, live], gain)
         return best
@@ -71,9 +77,12 @@ class ColumnSumPolicy:
     def box_scores(self, s: SheetState, throws: np.ndarray) -> np.ndarray:
         """(C, 13, n) weighted value gained by each box choice; -inf where not allowed."""
         now = self.column_values(s)
+        extra = self.offsets(s)
         return np.stack([
             self.weights[c] * (box_values(t.values, t.rules, s.masks[c], s.flags[c],
-                                          s.uppers[c], throws) - now[c])
+                                          s.uppers[c], throws,
+                                          None if extra is None else extra[c] / self.weights[c])
+                               - now[c])
             for c, t in enumerate(self.tables)
         ])
 
@@ -131,15 +140,20 @@ def play_turn(policy: ColumnSumPolicy, s: SheetState, rng: np.random.Generator) 
     return fill(policy, s, throws, choice // N_BOXES, choice % N_BOXES)
 
 
-def simulate(policy: ColumnSumPolicy, games: int, *, seed: int = 0,
-             chunk: int = 5000) -> np.ndarray:
-    """Final totals (games,) of `games` solitaire games played by `policy`."""
+def simulate(policy: ColumnSumPolicy, games: int, *, seed: int = 0, chunk: int = 5000,
+             on_turn=None) -> np.ndarray:
+    """Final totals (games,) of `games` solitaire games played by `policy`.
+
+    `on_turn(turn, state)`, if given, sees every chunk's state before each turn.
+    """
     rng = np.random.default_rng(seed)
     cols = len(policy.tables)
     out = []
     for start in range(0, games, chunk):
         s = SheetState.new(cols, min(chunk, games - start))
-        for _ in range(N_BOXES * cols):
+        for turn in range(N_BOXES * cols):
+            if on_turn is not None:
+                on_turn(turn, s)
             s = play_turn(policy, s, rng)
         out.append(s.totals)
     return np.concatenate(out)

@@ -88,11 +88,13 @@ def _states(layer_masks: np.ndarray, rules: ColumnRules, reach: np.ndarray):
     return layer_masks[i], f, u
 
 
-def _successor(values: np.ndarray, rules: ColumnRules, m, f, u, box, points, flag=None):
+def _successor(values: np.ndarray, rules: ColumnRules, m, f, u, box, points, flag=None,
+               offsets=None):
     """points + upper bonus + value of the next state, -inf where `box` is filled.
 
     `m`, `f`, `u` are (n,) states; `box` and `points` broadcast against them from
-    the left (e.g. (6, 6, 1) for every upper box and count).
+    the left (e.g. (6, 6, 1) for every upper box and count). `offsets` (13, n), if
+    given, adds a value of its own to each box (a policy's correction).
     """
     t = rules.threshold
     flag = f if flag is None else flag
@@ -101,6 +103,8 @@ def _successor(values: np.ndarray, rules: ColumnRules, m, f, u, box, points, fla
     nu = np.minimum(u + gain, t)
     bonus = np.where((u < t) & (u + gain >= t), UPPER_BONUS, 0)
     val = values.reshape(-1)[((m | (1 << box)) * 2 + flag) * (t + 1) + nu] + (points + bonus)
+    if offsets is not None:
+        val = val + offsets[np.asarray(box)[..., 0] if np.ndim(box) else box]
     return np.where((m >> box) & 1 == 0, val, -np.inf)
 
 
@@ -113,16 +117,17 @@ _ALL_COL = np.arange(N_BOXES)[None, :, None]
 _SCORES32 = SCORES.astype(np.float32)
 
 
-def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u):
+def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u, offsets=None):
     """The best box choice's value for every throw in each of n states.
 
     Returns `(base, rel)`: `base` (n,) float64 is the best 0-point choice of each
     state and `rel` (252, n) float32 what each throw adds to it. Keeping and
     expecting commute with a per-state shift, and the shifted values are small, so
-    float32 (half the memory traffic) stays exact to about 1e-6.
+    float32 (half the memory traffic) stays exact to about 1e-6. `offsets` (13, n)
+    adds a constant to each box's choice (see `_successor`).
     """
     def after(box, points, flag=None):
-        return _successor(values, rules, m, f, u, box, points, flag)
+        return _successor(values, rules, m, f, u, box, points, flag, offsets)
 
     upper = after(_FACE_COL, _UPPER_POINTS)  # (face, count, n)
     # five_kind scratched: no extra bonus ever after.
@@ -143,27 +148,29 @@ def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u):
         out[rows] = np.maximum(out[rows], _SCORES32[b, rows][:, None] + lower[i])
     out[FIVE_KIND_THROWS] = np.maximum(out[FIVE_KIND_THROWS], fifty - base)
     if rules.has_flag or rules.joker is not Joker.NONE:
-        _five_kind_again(out, base, values, rules, m, f, u)
+        _five_kind_again(out, base, values, rules, m, f, u, offsets)
     return base, out
 
 
-def _five_kind_again(out, base, values, rules: ColumnRules, m, f, u) -> None:
+def _five_kind_again(out, base, values, rules: ColumnRules, m, f, u, offsets) -> None:
     """Overwrite the five-of-a-kind rows where `five_kind` is filled: bonus and joker."""
     sel = np.flatnonzero((m >> FIVE_KIND) & 1 == 1)
     if not len(sel):
         return
     m, f, u = m[sel], f[sel], u[sel]
+    offsets = None if offsets is None else offsets[:, sel]
     rows = out[FIVE_KIND_THROWS[:, None], sel[None, :]] + base[sel]  # (face, n)
     bonus = EXTRA_BONUS_POINTS * f
     if rules.joker is Joker.NONE:  # WÜRFELWARE: +100, the throw scores as usual
         rows = rows + bonus
     elif rules.joker is Joker.FREE:  # Spiffel: once, then the flag is spent
-        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS, np.zeros_like(f))
+        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS, np.zeros_like(f),
+                          offsets)
         rows = np.where(f == 1, cand.max(axis=1) + bonus, rows)
     else:
         # Yahtzee's forced joker: the matching upper box if open, else a lower box
         # at full value, else an upper box for 0.
-        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS)  # (face, box, n)
+        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS, None, offsets)
         match = cand[np.arange(6), np.arange(6)]
         low = cand[:, 6:].max(axis=1)
         up = cand[:, :6].max(axis=1)
@@ -215,11 +222,12 @@ def box_outcomes(rules: ColumnRules, m, f, throws) -> BoxOutcome:
     return BoxOutcome(allowed, points, extra, next_flag)
 
 
-def box_values(values: np.ndarray, rules: ColumnRules, m, f, u, throws) -> np.ndarray:
+def box_values(values: np.ndarray, rules: ColumnRules, m, f, u, throws,
+               offsets=None) -> np.ndarray:
     """(13, n): points + bonuses + value after each box choice; -inf if not allowed."""
     out = box_outcomes(rules, m, f, throws)
     vals = _successor(values, rules, m, f, u, np.arange(N_BOXES)[:, None], out.points,
-                      out.next_flag) + out.extra
+                      out.next_flag, offsets) + out.extra
     return np.where(out.allowed, vals, -np.inf)
 
 
