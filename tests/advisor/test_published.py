@@ -1,0 +1,61 @@
+"""The exact tables reproduce the published optimal expected scores, and simulated
+games of the optimal policy score what the table expects."""
+
+import numpy as np
+import pytest
+
+from scoring import Game
+from scoring.advisor.dice_space import THROW_FACES
+from scoring.advisor.simulate import ColumnSumPolicy, simulate
+from scoring.advisor.tables import BOX_IDS
+from scoring.advisor import simulate as sim
+
+
+@pytest.mark.parametrize("variant, published", [
+    ("yahtzee", 254.5877),
+    ("wuerfelware", 250.2611),
+    ("wuerfelspiel", 245.8708),  # one column, no extra bonus
+])
+def test_published_expected_scores(table, variant, published):
+    assert table(variant).expected_score == pytest.approx(published, abs=1e-4)
+
+
+def test_spiffel_lies_between_no_bonus_and_unlimited_bonus(table):
+    # The once-only bonus with a free joker is worth less than Yahtzee's unlimited one.
+    assert table("wuerfelspiel").expected_score < table("spiffel").expected_score
+    assert table("spiffel").expected_score < table("yahtzee").expected_score
+
+
+@pytest.mark.parametrize("variant", ["yahtzee", "spiffel", "wuerfelware"])
+def test_simulated_mean_matches_expected_score(table, variant):
+    t = table(variant)
+    scores = simulate(ColumnSumPolicy((t,), (1,)), 6000, seed=11)
+    se = scores.std(ddof=1) / np.sqrt(len(scores))
+    assert abs(scores.mean() - t.expected_score) < 4 * se
+
+
+@pytest.mark.parametrize("variant, columns", [("yahtzee", 1), ("spiffel", 1), ("wuerfelspiel", 3)])
+def test_simulated_games_score_as_scoring_says(table, variant, columns):
+    """Replaying simulated games through scoring.Game gives the same totals (and every
+    box the policy chose is legal there)."""
+    t = table("wuerfelspiel" if columns == 3 else variant)
+    policy = ColumnSumPolicy((t,) * columns, (1, 2, 3)[:columns])
+    rng = np.random.default_rng(5)
+    n = 40
+    state = sim.SheetState.new(columns, n)
+    games = [Game.new(variant, ["A"]) for _ in range(n)]
+    for _ in range(13 * columns):
+        tv = sim.turn_values(policy.end_values(state))
+        throws = sim._throw(rng, np.zeros(n, dtype=np.int64))
+        for values in (tv.after_first, tv.after_second):
+            throws = sim._throw(rng, sim._best_keep(values, throws))
+        choice = np.argmax(policy.box_scores(state, throws).reshape(-1, n), axis=0)
+        for g in range(n):
+            event = {"player": "A", "dice": [int(d) for d in THROW_FACES[throws[g]]],
+                     "box": BOX_IDS[choice[g] % 13]}
+            if columns == 3:
+                event["column"] = int(choice[g] // 13) + 1
+            games[g] = games[g].play(event)
+        state = sim.fill(policy, state, throws, choice // 13, choice % 13)
+    assert [g.totals["A"] for g in games] == state.totals.tolist()
+    assert all(g.finished for g in games)
