@@ -42,3 +42,25 @@ def export_reader(model: FaceReader, path: Path) -> None:
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=OPSET, dynamo=False)
     _stamp(path, crop_size=READER_SIZE, crop_scale=CROP_SCALE, not_a_die_class=NOT_A_DIE,
            classes="1,2,3,4,5,6,not a die")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Export checkpoints from a training run: `python -m training.export runs/ models/`."""
+    import argparse
+
+    p = argparse.ArgumentParser(description=main.__doc__)
+    p.add_argument("runs", type=Path, nargs="?", default=Path("runs"))
+    p.add_argument("out", type=Path, nargs="?", default=Path("models"))
+    args = p.parse_args(argv)
+    if (args.runs / "detector.pt").is_file():
+        det = DiceDetector()
+        det.load_state_dict(torch.load(args.runs / "detector.pt"))
+        export_detector(det, args.out / "detector.onnx")
+    if (args.runs / "reader.pt").is_file():
+        rd = FaceReader()
+        rd.load_state_dict(torch.load(args.runs / "reader.pt"))
+        export_reader(rd, args.out / "reader.onnx")
+
+
+if __name__ == "__main__":
+    main()

@@ -29,6 +29,10 @@ RUNS = Path("runs")
 
 
 def _rng(seed: int) -> np.random.Generator:
+    # Data workers share 2 cores with the trainer: OpenCV's own thread pool only oversubscribes them.
+    import cv2
+
+    cv2.setNumThreads(1)
     info = get_worker_info()
     return np.random.default_rng([seed, info.id if info else 0, int(time.time() * 1e6) % 2**31 if seed < 0 else 0])
 
@@ -104,7 +108,7 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
         opt.zero_grad()
         loss.backward()
         opt.step()
-        if step % 50 == 0 or step == steps - 1:
+        if step % 25 == 0 or step == steps - 1:
             print(f"det {step:5d}/{steps} loss {float(loss):.3f} " + " ".join(f"{k} {v:.3f}" for k, v in parts.items())
                   + f" {time.time() - t0:.0f}s", flush=True)
         if step % 500 == 499:
@@ -153,9 +157,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--det-steps", type=int, default=6000)
     p.add_argument("--reader-steps", type=int, default=6000)
     p.add_argument("--det-batch", type=int, default=8)
+    p.add_argument("--reader-batch", type=int, default=64)
     p.add_argument("--synth", type=float, default=0.5, help="share of synthetic photos/crops")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=1)
     p.add_argument("--resume", action="store_true", help="start from runs/*.pt")
     p.add_argument("--out", type=Path, default=Path("models"))
     args = p.parse_args(argv)
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
                              resume=RUNS / "detector.pt" if args.resume else None)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
-        rd = train_reader(args.reader_steps, batch=128, lr=3e-3, synth_fraction=args.synth, seed=args.seed,
+        rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=3e-3, synth_fraction=args.synth, seed=args.seed,
                           resume=RUNS / "reader.pt" if args.resume else None)
         export_reader(rd, args.out / "reader.onnx")
 
