@@ -1,5 +1,9 @@
 """Optimal play: exact solitaire tables for the one-column variants, a strong policy
-for Würfelspiel's three columns, Würfelpoker's turn policy, and `advise`.
+for Würfelspiel's three columns, Würfelpoker's turn policy, `advise` and `review`.
 
-Import what you need from the submodules; importing `scoring` never loads this.
+Importing `scoring` never loads this package; tables are built or loaded on first use.
 """
+
+from scoring.advisor.advice import Action, Advice, AdviceError, TurnReview, advise, review
+
+__all__ = ["Action", "Advice", "AdviceError", "TurnReview", "advise", "review"]

@@ -13,7 +13,7 @@ import numpy as np
 from scoring import Game, ScoringError, Sheet, keep_options
 from scoring.advisor.cache import column_table
 from scoring.advisor.dice_space import KEEP_COUNTS, SUBKEEPS, throw_index
-from scoring.advisor.poker import STEP, poker_table
+from scoring.advisor.poker import poker_table
 from scoring.advisor.simulate import ColumnSumPolicy, SheetState
 from scoring.advisor.solver import turn_values
 from scoring.advisor.tables import BOX_IDS, ExtraBonus, column_rules
@@ -128,14 +128,18 @@ def sheet_state(policy: ColumnSumPolicy, sheet: Sheet) -> SheetState:
 def expected_final(policy: ColumnSumPolicy, sheet: Sheet) -> float:
     """Expected final score of a sheet at the start of its owner's next turn."""
     s = sheet_state(policy, sheet)
-    return float(sheet.total + (policy.column_values(s)[:, 0] * policy.weights).sum())
+    return float(sheet.total + policy.value(s)[0])
 
 
 def _box_actions(game_variant, policy, sheet: Sheet, dice) -> tuple[Action, ...]:
+    """Every legal box (scoring's rules) valued by the policy that plays it."""
+    s = sheet_state(policy, sheet)
+    now = expected_final(policy, sheet)
+    gains = policy.box_scores(s, np.array([throw_index(dice)]))[:, :, 0]
     scored = []
     for ch in game_variant.choices(sheet, dice):
-        after = game_variant.fill(sheet, dice, ch.box, ch.column or 1)
-        scored.append((expected_final(policy, after),
+        gain = gains[(ch.column or 1) - 1, BOX_IDS.index(ch.box.value)]
+        scored.append((now + float(gain),
                        {"box": ch.box.value, "column": ch.column, "points": ch.points}))
     return _ranked(scored)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.advisor.solver import N_MASKS, ColumnTable, solve_column
+from scoring.advisor.solver import N_MASKS, ColumnTable, solve_column, solve_passes
 from scoring.advisor.tables import ColumnRules, column_rules
 
 # Bump when the solver or the rules change, so old tables are never read.
@@ -29,47 +29,61 @@ def table_path(rules: ColumnRules) -> Path:
     return cache_dir() / f"column-{rules.name}-v{TABLE_VERSION}.npy"
 
 
-def _load(path: Path, rules: ColumnRules) -> ColumnTable | None:
+def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
     try:
         values = np.load(path, allow_pickle=False)
-    except (OSError, ValueError):
+    except (OSError, ValueError, EOFError):
         return None  # missing or damaged: build it again
-    if values.shape != (N_MASKS, 2, rules.threshold + 1) or values.dtype != np.float64:
+    if values.shape != shape or values.dtype != dtype:
         return None
     values.setflags(write=False)
-    return ColumnTable(rules, values)
+    return values
 
 
-def _save(path: Path, table: ColumnTable) -> None:
-    """Write atomically, so a reader never sees half a table."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+def _save(path: Path, values: np.ndarray) -> None:
+    """Write atomically, so a reader never sees half a table. An unwritable cache
+    only costs the next run a rebuild."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    except OSError:
+        return
     try:
         with os.fdopen(fd, "wb") as fh:
-            np.save(fh, table.values, allow_pickle=False)
+            np.save(fh, values, allow_pickle=False)
         os.replace(tmp, path)
-    except BaseException:
+    except OSError:
         Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def load_or_build(rules: ColumnRules, *, use_cache: bool = True) -> tuple[ColumnTable, bool]:
     """The solved table and whether it came from the cache.
 
     With `use_cache=False` the table is built afresh and the cached file replaced.
-    An unwritable cache directory only costs the next run a rebuild.
     """
     path = table_path(rules)
     if use_cache:
-        table = _load(path, rules)
-        if table is not None:
-            return table, True
+        values = _load(path, (N_MASKS, 2, rules.threshold + 1), np.float64)
+        if values is not None:
+            return ColumnTable(rules, values), True
     table = solve_column(rules)
-    try:
-        _save(path, table)
-    except OSError:
-        pass
+    _save(path, table.values)
     return table, False
+
+
+def load_or_build_passes(rules: ColumnRules, passes: int, *,
+                         use_cache: bool = True) -> np.ndarray:
+    """`solver.solve_passes` for these rules, from the cache when it is there."""
+    path = cache_dir() / f"passes-{rules.name}-{passes}-v{TABLE_VERSION}.npy"
+    shape = (passes + 1, N_MASKS, rules.threshold + 1)
+    if use_cache:
+        values = _load(path, shape, np.float32)
+        if values is not None:
+            return values
+    values = solve_passes(rules, passes, first=load_or_build(rules, use_cache=use_cache)[0])
+    _save(path, values)
+    values.setflags(write=False)
+    return values
 
 
 @lru_cache(maxsize=8)

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.advisor.dice_space import (
-    DICE, FACES, KEEP_COUNTS, KEEP_SIZE, N_KEEPS, SUBKEEPS, THROW_ROWS, N_THROWS,
+    DICE, FACES, KEEP_COUNTS, KEEP_SIZE, N_THROWS, SUBKEEPS, THROW_ROWS,
 )
 from scoring.advisor.solver import (
     ALL_FILLED, N_BOXES, ColumnTable, box_outcomes, box_values, end_of_turn_values, turn_values,
 )
-from scoring.advisor.tables import UPPER_BONUS, UPPER_MASK
+from scoring.advisor.tables import UPPER_BONUS
 
 _POW = FACES ** np.arange(FACES)
 _THROW_OF_CODE = np.full(FACES ** FACES, -1)
@@ -45,44 +45,44 @@ class ColumnSumPolicy:
 
     With one column this is the exact optimal policy. With several it is the
     one-step combination: each throw goes where it gains the most weighted value.
+    Subclasses change `lookup` to value the columns differently.
     """
 
     def __init__(self, tables: tuple[ColumnTable, ...], weights: tuple[int, ...]) -> None:
         self.tables = tables
         self.weights = np.array(weights, dtype=np.float64)
 
-    def column_values(self, s: SheetState) -> np.ndarray:
-        """(C, n) each column's expected remaining points, unweighted."""
-        return np.stack([t.values[s.masks[c], s.flags[c], s.uppers[c]]
-                         for c, t in enumerate(self.tables)])
+    def lookup(self, s: SheetState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(C, n) each: the masks to look the columns up with, each column's value
+        now (unweighted), and what filling a box of column c adds besides that
+        column's own change (weighted)."""
+        now = np.stack([t.values[s.masks[c], s.flags[c], s.uppers[c]]
+                        for c, t in enumerate(self.tables)])
+        return s.masks, now, np.zeros_like(now)
 
-    def offsets(self, s: SheetState) -> np.ndarray | None:
-        """(C, 13, n) value of each box choice beyond the column values (None: none)."""
-        return None
+    def value(self, s: SheetState) -> np.ndarray:
+        """(n,) the weighted value of the points still to come."""
+        return (self.weights[:, None] * self.lookup(s)[1]).sum(axis=0)
 
     def end_values(self, s: SheetState) -> np.ndarray:
-        """(252, n) float32: each throw's best box value, relative to the current value."""
-        now = self.column_values(s)
-        extra = self.offsets(s)
+        """(252, n) float32: each throw's best box value, relative to `value(s)`."""
+        masks, now, shift = self.lookup(s)
         best = np.full((N_THROWS, s.masks.shape[1]), -np.inf, dtype=np.float32)
         for c, t in enumerate(self.tables):
             live = np.flatnonzero(s.masks[c] != ALL_FILLED)
-            m, f, u = s.masks[c, live], s.flags[c, live], s.uppers[c, live]
-            off = None if extra is None else extra[c][:, live] / self.weights[c]
-            base, rel = end_of_turn_values(t.values, t.rules, m, f, u, off)
-            gain = self.weights[c] * (rel + (base - now[c, live]).astype(np.float32))
+            base, rel = end_of_turn_values(t.values, t.rules, masks[c, live],
+                                           s.flags[c, live], s.uppers[c, live])
+            offset = self.weights[c] * (base - now[c, live]) + shift[c, live]
+            gain = self.weights[c] * rel + offset.astype(np.float32)
             best[:, live] = np.maximum(best[:, live], gain)
         return best
 
     def box_scores(self, s: SheetState, throws: np.ndarray) -> np.ndarray:
-        """(C, 13, n) weighted value gained by each box choice; -inf where not allowed."""
-        now = self.column_values(s)
-        extra = self.offsets(s)
+        """(C, 13, n) value gained by each box choice; -inf where not allowed."""
+        masks, now, shift = self.lookup(s)
         return np.stack([
-            self.weights[c] * (box_values(t.values, t.rules, s.masks[c], s.flags[c],
-                                          s.uppers[c], throws,
-                                          None if extra is None else extra[c] / self.weights[c])
-                               - now[c])
+            self.weights[c] * (box_values(t.values, t.rules, masks[c], s.flags[c],
+                                          s.uppers[c], throws) - now[c]) + shift[c]
             for c, t in enumerate(self.tables)
         ])
 

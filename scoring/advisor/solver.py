@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 
@@ -57,9 +56,6 @@ class ColumnTable:
         """Expected final score of a new game played optimally."""
         return float(self.values[0, 0, 0])
 
-    def value(self, mask: int, flag: int, upper: int) -> float:
-        return float(self.values[mask, flag, min(upper, self.rules.threshold)])
-
 
 def reachable_uppers(threshold: int) -> np.ndarray:
     """(64, threshold+1) bool: capped upper subtotals reachable with each upper set."""
@@ -88,13 +84,11 @@ def _states(layer_masks: np.ndarray, rules: ColumnRules, reach: np.ndarray):
     return layer_masks[i], f, u
 
 
-def _successor(values: np.ndarray, rules: ColumnRules, m, f, u, box, points, flag=None,
-               offsets=None):
+def _successor(values: np.ndarray, rules: ColumnRules, m, f, u, box, points, flag=None):
     """points + upper bonus + value of the next state, -inf where `box` is filled.
 
     `m`, `f`, `u` are (n,) states; `box` and `points` broadcast against them from
-    the left (e.g. (6, 6, 1) for every upper box and count). `offsets` (13, n), if
-    given, adds a value of its own to each box (a policy's correction).
+    the left (e.g. (6, 6, 1) for every upper box and count).
     """
     t = rules.threshold
     flag = f if flag is None else flag
@@ -102,9 +96,9 @@ def _successor(values: np.ndarray, rules: ColumnRules, m, f, u, box, points, fla
     gain = np.where(upper, points, 0)
     nu = np.minimum(u + gain, t)
     bonus = np.where((u < t) & (u + gain >= t), UPPER_BONUS, 0)
-    val = values.reshape(-1)[((m | (1 << box)) * 2 + flag) * (t + 1) + nu] + (points + bonus)
-    if offsets is not None:
-        val = val + offsets[np.asarray(box)[..., 0] if np.ndim(box) else box]
+    nf = values.shape[1]  # 2 flags, or 1 for tables of rules without an extra bonus
+    cell = ((m | (1 << box)) * nf + (flag if nf == 2 else 0)) * (t + 1) + nu
+    val = values.reshape(-1)[cell] + (points + bonus)
     return np.where((m >> box) & 1 == 0, val, -np.inf)
 
 
@@ -117,17 +111,16 @@ _ALL_COL = np.arange(N_BOXES)[None, :, None]
 _SCORES32 = SCORES.astype(np.float32)
 
 
-def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u, offsets=None):
+def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u):
     """The best box choice's value for every throw in each of n states.
 
     Returns `(base, rel)`: `base` (n,) float64 is the best 0-point choice of each
     state and `rel` (252, n) float32 what each throw adds to it. Keeping and
     expecting commute with a per-state shift, and the shifted values are small, so
-    float32 (half the memory traffic) stays exact to about 1e-6. `offsets` (13, n)
-    adds a constant to each box's choice (see `_successor`).
+    float32 (half the memory traffic) stays exact to about 1e-6.
     """
     def after(box, points, flag=None):
-        return _successor(values, rules, m, f, u, box, points, flag, offsets)
+        return _successor(values, rules, m, f, u, box, points, flag)
 
     upper = after(_FACE_COL, _UPPER_POINTS)  # (face, count, n)
     # five_kind scratched: no extra bonus ever after.
@@ -148,29 +141,27 @@ def end_of_turn_values(values: np.ndarray, rules: ColumnRules, m, f, u, offsets=
         out[rows] = np.maximum(out[rows], _SCORES32[b, rows][:, None] + lower[i])
     out[FIVE_KIND_THROWS] = np.maximum(out[FIVE_KIND_THROWS], fifty - base)
     if rules.has_flag or rules.joker is not Joker.NONE:
-        _five_kind_again(out, base, values, rules, m, f, u, offsets)
+        _five_kind_again(out, base, values, rules, m, f, u)
     return base, out
 
 
-def _five_kind_again(out, base, values, rules: ColumnRules, m, f, u, offsets) -> None:
+def _five_kind_again(out, base, values, rules: ColumnRules, m, f, u) -> None:
     """Overwrite the five-of-a-kind rows where `five_kind` is filled: bonus and joker."""
     sel = np.flatnonzero((m >> FIVE_KIND) & 1 == 1)
     if not len(sel):
         return
     m, f, u = m[sel], f[sel], u[sel]
-    offsets = None if offsets is None else offsets[:, sel]
     rows = out[FIVE_KIND_THROWS[:, None], sel[None, :]] + base[sel]  # (face, n)
     bonus = EXTRA_BONUS_POINTS * f
     if rules.joker is Joker.NONE:  # WÜRFELWARE: +100, the throw scores as usual
         rows = rows + bonus
     elif rules.joker is Joker.FREE:  # Spiffel: once, then the flag is spent
-        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS, np.zeros_like(f),
-                          offsets)
+        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS, np.zeros_like(f))
         rows = np.where(f == 1, cand.max(axis=1) + bonus, rows)
     else:
         # Yahtzee's forced joker: the matching upper box if open, else a lower box
         # at full value, else an upper box for 0.
-        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS, None, offsets)
+        cand = _successor(values, rules, m, f, u, _ALL_COL, _JOKER_POINTS)  # (face, box, n)
         match = cand[np.arange(6), np.arange(6)]
         low = cand[:, 6:].max(axis=1)
         up = cand[:, :6].max(axis=1)
@@ -222,12 +213,11 @@ def box_outcomes(rules: ColumnRules, m, f, throws) -> BoxOutcome:
     return BoxOutcome(allowed, points, extra, next_flag)
 
 
-def box_values(values: np.ndarray, rules: ColumnRules, m, f, u, throws,
-               offsets=None) -> np.ndarray:
+def box_values(values: np.ndarray, rules: ColumnRules, m, f, u, throws) -> np.ndarray:
     """(13, n): points + bonuses + value after each box choice; -inf if not allowed."""
     out = box_outcomes(rules, m, f, throws)
     vals = _successor(values, rules, m, f, u, np.arange(N_BOXES)[:, None], out.points,
-                      out.next_flag, offsets) + out.extra
+                      out.next_flag) + out.extra
     return np.where(out.allowed, vals, -np.inf)
 
 
@@ -262,11 +252,14 @@ def turn_values(end: np.ndarray, *, full: bool = True) -> TurnValues:
     return TurnValues(end, None, None, start)
 
 
-def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None = None) -> ColumnTable:
+def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None = None,
+                 passed: np.ndarray | None = None) -> ColumnTable:
     """Fill the whole table for `rules`, layer by layer from the last turn back.
 
     The states of a layer are independent, so their chunks run on `workers`
-    threads (numpy releases the GIL); default: one per CPU.
+    threads (numpy releases the GIL); default: one per CPU. `passed`, if given,
+    is the table of the same column with one pass fewer: a turn may then end
+    without filling a box (see `solve_passes`).
     """
     t = rules.threshold
     values = np.full((N_MASKS, 2, t + 1), np.nan)
@@ -277,6 +270,11 @@ def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None
 
     def solve_chunk(m, f, u) -> None:
         base, rel = end_of_turn_values(values, rules, m, f, u)
+        if passed is not None:
+            # Passing is one more 0-point choice, worth the same for every throw.
+            new_base = np.maximum(base, passed[m, f, u])
+            rel = np.maximum(rel - (new_base - base).astype(np.float32), 0)
+            base = new_base
         values[m, f, u] = turn_values(rel, full=False).start + base
 
     with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
@@ -292,3 +290,20 @@ def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None
             values[no_flag, 1] = values[no_flag, 0]
     values.setflags(write=False)
     return ColumnTable(rules, values)
+
+
+def solve_passes(rules: ColumnRules, passes: int, *, first: ColumnTable | None = None) -> np.ndarray:
+    """(passes+1, masks, upper) float32: the column's value when up to p turns may
+    pass without filling a box, for p = 0..passes (rules without an extra bonus).
+
+    A column of a multi-column sheet gets its boxes from more turns than it has
+    boxes; this measures what waiting for better throws is worth to it.
+    """
+    if rules.has_flag:
+        raise ValueError("pass tables are only for rules without an extra bonus")
+    table = first or solve_column(rules)
+    out = [table.values[:, 0]]
+    for _ in range(passes):
+        table = solve_column(rules, passed=table.values)
+        out.append(table.values[:, 0])
+    return np.stack(out).astype(np.float32)

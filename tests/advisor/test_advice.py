@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from scoring import Game, RuleError
+from scoring import Game
 from scoring.advisor.advice import AdviceError, advise, keep_positions, review
 from dicecam.cli import main
 

@@ -9,6 +9,7 @@ from scoring.advisor.dice_space import THROW_FACES
 from scoring.advisor.simulate import ColumnSumPolicy, simulate
 from scoring.advisor.tables import BOX_IDS
 from scoring.advisor import simulate as sim
+from scoring.advisor.wuerfelspiel import wuerfelspiel_policy
 
 
 @pytest.mark.parametrize("variant, published", [
@@ -38,8 +39,7 @@ def test_simulated_mean_matches_expected_score(table, variant):
 def test_simulated_games_score_as_scoring_says(table, variant, columns):
     """Replaying simulated games through scoring.Game gives the same totals (and every
     box the policy chose is legal there)."""
-    t = table("wuerfelspiel" if columns == 3 else variant)
-    policy = ColumnSumPolicy((t,) * columns, (1, 2, 3)[:columns])
+    policy = wuerfelspiel_policy() if columns == 3 else ColumnSumPolicy((table(variant),), (1,))
     rng = np.random.default_rng(5)
     n = 40
     state = sim.SheetState.new(columns, n)

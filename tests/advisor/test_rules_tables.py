@@ -5,7 +5,6 @@ import pytest
 
 from scoring import BOXES, Sheet, get_variant, score_box
 from scoring.advisor.dice_space import THROW_FACES
-from scoring.advisor.simulate import SheetState
 from scoring.advisor.solver import box_outcomes
 from scoring.advisor.tables import BOX_IDS, SCORES, column_rules
 from scoring.advisor.advice import sheet_state
