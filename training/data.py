@@ -13,6 +13,27 @@ import numpy as np
 DEFAULT_ROOT = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
 
 
+#: matteop65_wood's boxes cover only the pips of the top face: a "1" is boxed around its
+#: single pip, a "3" is a thin strip along its three pips. Trained on as they are, they
+#: teach the detector that a pip is a die. `grow_to_face` turns them into square top-face
+#: boxes: the longer side times these factors (a 4/5/6's pips span about 0.8 of the face,
+#: a 2/3's about 0.7), and for 1/2/3 the face size of the 4/5/6 dice in the same photo
+#: when there are any (on the train split a 1's box is 0.38 and a 2/3's 0.67 of theirs).
+PIP_SPAN_TO_FACE = {1: 2.0, 2: 1.45, 3: 1.45, 4: 1.25, 5: 1.25, 6: 1.25}
+PIP_AREA_SETS = ("matteop65_wood",)
+
+
+def grow_to_face(boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Pip-area boxes turned into square boxes of the die's estimated top face."""
+    c = (boxes[:, :2] + boxes[:, 2:]) / 2
+    side = np.max(boxes[:, 2:] - boxes[:, :2], axis=1) * np.array([PIP_SPAN_TO_FACE[int(v)] for v in values])
+    full = values >= 4
+    if full.any():
+        side[~full] = np.median(side[full])
+    half = side[:, None] / 2
+    return np.concatenate([c - half, c + half], axis=1).astype(np.float32)
+
+
 @dataclass(frozen=True)
 class Sample:
     """One labelled photo: BGR image, boxes (N, 4) and values (N,); boxes may be None for crops."""
@@ -21,10 +42,17 @@ class Sample:
     boxes: np.ndarray | None
     values: np.ndarray
     name: str
+    #: Whole visible die (top and side faces), where known (rendered photos).
+    die_boxes: np.ndarray | None = None
+    #: False where boxes are estimates (grown from pip areas) rather than drawn on the face.
+    exact_boxes: bool = True
 
 
-def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT) -> list[Sample]:
-    """All photos of `dataset` whose split is `split` ("train" or "dev")."""
+def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True) -> list[Sample]:
+    """All photos of `dataset` whose split is `split` ("train" or "dev").
+
+    With `faces`, boxes that cover only the pips are grown to the top face (see `grow_to_face`).
+    """
     folder = Path(root) / dataset
     samples = []
     with open(folder / "labels.jsonl", encoding="utf-8") as fh:
@@ -40,5 +68,8 @@ def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT) -> list[S
                 boxes = None
             else:
                 boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
-            samples.append(Sample(image, boxes, values, row["image"]))
+                if faces and dataset in PIP_AREA_SETS and len(boxes):
+                    h, w = image.shape[:2]
+                    boxes = np.clip(grow_to_face(boxes, values), 0, [w, h, w, h]).astype(np.float32)
+            samples.append(Sample(image, boxes, values, row["image"], exact_boxes=dataset not in PIP_AREA_SETS))
     return samples

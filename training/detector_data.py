@@ -12,7 +12,7 @@ CROP = 256
 
 
 def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
-                die_px: tuple[float, float] = (11.0, 90.0)) -> tuple[np.ndarray, np.ndarray]:
+                die_px: tuple[float, float] = (11.0, 110.0)) -> tuple[np.ndarray, np.ndarray]:
     """Rescale so the median die is log-uniform in `die_px`, then take a `crop`-square window."""
     img, boxes = flip_rot90(img, boxes, rng)
     if len(boxes):

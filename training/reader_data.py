@@ -61,12 +61,34 @@ def negative_crop(img: np.ndarray, boxes: np.ndarray | None, rng: np.random.Gene
     return None
 
 
+def part_of_die_crop(img: np.ndarray, box: np.ndarray, die_box: np.ndarray | None,
+                     rng: np.random.Generator) -> np.ndarray | None:
+    """A window on part of a die that is not its whole top face: a close-up of its pips, or a side face.
+
+    A close-up of one pip looks like a "1", a side face like any value: the reader must
+    learn that neither is a die's top face.
+    """
+    x0, y0, x1, y1 = box
+    size = max(x1 - x0, y1 - y0)
+    if die_box is not None and rng.random() < 0.6:
+        top_c = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        die_c = np.array([(die_box[0] + die_box[2]) / 2, (die_box[1] + die_box[3]) / 2])
+        shift = die_c - top_c
+        if np.hypot(*shift) < 0.3 * size:  # seen from above: no side face to show
+            return None
+        c = top_c + shift * rng.uniform(1.6, 2.2)
+        return crop_square(img, float(c[0]), float(c[1]), size * rng.uniform(0.9, 1.3), float(rng.uniform(0, 360)))
+    c = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.uniform(-0.25, 0.25, size=2) * size
+    return crop_square(img, float(c[0]), float(c[1]), size * rng.uniform(0.25, 0.5), float(rng.uniform(0, 360)))
+
+
 def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
     return crop.astype(np.float32).transpose(2, 0, 1) / 255.0
 
 
 def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
-                   *, negatives: int = 1) -> list[tuple[np.ndarray, int]]:
+                   *, negatives: int = 1, die_boxes: np.ndarray | None = None,
+                   exact_boxes: bool = True) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives."""
     out = []
     if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
@@ -80,4 +102,10 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         neg = negative_crop(img, boxes, rng)
         if neg is not None:
             out.append((photometric(neg, rng), NOT_A_DIE))
+    # Close-ups need boxes that really frame the top face (not matteop65's estimates).
+    if exact_boxes and len(boxes) and rng.random() < 0.5:
+        i = int(rng.integers(len(boxes)))
+        part = part_of_die_crop(img, boxes[i], None if die_boxes is None else die_boxes[i], rng)
+        if part is not None:
+            out.append((photometric(part, rng), NOT_A_DIE))
     return out

@@ -78,7 +78,8 @@ class ReaderStream(IterableDataset):
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
             else:
                 s = self.real[int(rng.integers(len(self.real)))]
-            pairs = reader_samples(s.image, s.boxes, s.values, rng)
+            pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
+                                   exact_boxes=s.exact_boxes)
             for img, label in pairs[:: max(1, len(pairs) // 4)]:
                 yield to_tensor_layout(img), label
 
@@ -158,6 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--reader-steps", type=int, default=6000)
     p.add_argument("--det-batch", type=int, default=8)
     p.add_argument("--reader-batch", type=int, default=64)
+    p.add_argument("--det-lr", type=float, default=3e-3)
+    p.add_argument("--reader-lr", type=float, default=3e-3)
     p.add_argument("--synth", type=float, default=0.5, help="share of synthetic photos/crops")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
@@ -169,11 +172,11 @@ def main(argv: list[str] | None = None) -> None:
     from training.export import export_detector, export_reader
 
     if args.what in ("all", "detector"):
-        det = train_detector(args.det_steps, batch=args.det_batch, lr=3e-3, synth_fraction=args.synth, seed=args.seed,
+        det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,
                              resume=RUNS / "detector.pt" if args.resume else None)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
-        rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=3e-3, synth_fraction=args.synth, seed=args.seed,
+        rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
                           resume=RUNS / "reader.pt" if args.resume else None)
         export_reader(rd, args.out / "reader.onnx")
 
