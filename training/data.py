@@ -46,6 +46,8 @@ class Sample:
     die_boxes: np.ndarray | None = None
     #: False where boxes are estimates (grown from pip areas) rather than drawn on the face.
     exact_boxes: bool = True
+    #: Per die: could a person read it? (rendered photos mark cocked or hidden dice False).
+    readable: np.ndarray | None = None
 
 
 def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True) -> list[Sample]:

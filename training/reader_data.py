@@ -88,7 +88,7 @@ def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
 
 def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
                    *, negatives: int = 1, die_boxes: np.ndarray | None = None,
-                   exact_boxes: bool = True) -> list[tuple[np.ndarray, int]]:
+                   exact_boxes: bool = True, readable: np.ndarray | None = None) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives."""
     out = []
     if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
@@ -96,7 +96,10 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         inner = np.array([w * 0.13, h * 0.13, w * 0.87, h * 0.87], np.float32)
         out.append((photometric(positive_crop(img, inner, rng), rng), int(values[0]) - 1))
         return out
-    for box, value in zip(boxes, values):
+    for i, (box, value) in enumerate(zip(boxes, values)):
+        # A die nobody could read is no lesson in reading: the reader should stay unsure of it.
+        if readable is not None and not readable[i]:
+            continue
         out.append((photometric(positive_crop(img, box, rng), rng), int(value) - 1))
     for _ in range(negatives):
         neg = negative_crop(img, boxes, rng)

@@ -32,7 +32,8 @@ def synth_scene_source() -> Callable[[np.random.Generator], Sample] | None:
         boxes = np.array([d.top_box for d in scene.dice], np.float32).reshape(-1, 4)
         values = np.array([d.value for d in scene.dice], np.int64)
         die_boxes = np.array([d.die_box for d in scene.dice], np.float32).reshape(-1, 4)
-        return Sample(scene.image, boxes, values, "synth", die_boxes)
+        readable = np.array([d.readable for d in scene.dice], bool)
+        return Sample(scene.image, boxes, values, "synth", die_boxes, readable=readable)
 
     return draw
 

@@ -79,7 +79,7 @@ class ReaderStream(IterableDataset):
             else:
                 s = self.real[int(rng.integers(len(self.real)))]
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
-                                   exact_boxes=s.exact_boxes)
+                                   exact_boxes=s.exact_boxes, readable=s.readable)
             for img, label in pairs[:: max(1, len(pairs) // 4)]:
                 yield to_tensor_layout(img), label
 
