@@ -1,6 +1,6 @@
 """Advisor speed: our numpy table build against the Rust exact solver `yatzy-solver`
 (variant american+forced-joker = our yahtzee), alternately in the same run; then the
-cache load time and one advice query.
+cache load time and one advice query (Yahtzee, and Würfelspiel's policy).
 
     python benchmarks/bench_advisor.py [--repeats 2]
 """
@@ -66,6 +66,21 @@ def main() -> None:
         times = [_timed(lambda: advise(game, [3, 3, 5, 6, 6], throw))[0]
                  for _ in range(args.queries)]
         result[f"advice_throw{throw}_ms_median"] = round(1000 * statistics.median(times), 2)
+    # Würfelspiel: the pass tables (built once, about 1.5 minutes) and its advice.
+    from scoring.advisor.cache import load_or_build_passes
+    from scoring.advisor.wuerfelspiel import MAX_PASSES
+
+    ws = column_rules("wuerfelspiel")
+    load_or_build_passes(ws, MAX_PASSES)
+    loads = [_timed(lambda: load_or_build_passes(ws, MAX_PASSES))[0] for _ in range(5)]
+    result["wuerfelspiel_pass_tables_load_s"] = round(statistics.median(loads), 4)
+    game = Game.new("wuerfelspiel", ["Anna"])
+    advise(game, [3, 3, 5, 6, 6], 3)
+    for throw in (1, 2, 3):
+        times = [_timed(lambda: advise(game, [3, 3, 5, 6, 6], throw))[0]
+                 for _ in range(args.queries // 4)]
+        result[f"wuerfelspiel_advice_throw{throw}_ms_median"] = round(
+            1000 * statistics.median(times), 2)
     print(json.dumps(result, indent=1))
 
 

@@ -44,10 +44,12 @@ def _solve(variant, args) -> dict:
     if variant.columns == 1:
         out.update(expected_score=table.expected_score, cached=cached)
     else:
-        from scoring.advisor.wuerfelspiel import simulate_wuerfelspiel
+        from scoring.advisor.cache import load_or_build_passes
+        from scoring.advisor.wuerfelspiel import MAX_PASSES, simulate_wuerfelspiel
 
         if args.games < 1:
             raise ValueError("--games must be at least 1")
+        load_or_build_passes(table.rules, MAX_PASSES, use_cache=not args.no_cache)
         scores = simulate_wuerfelspiel(args.games, seed=args.seed)
         out.update(expected_score=float(scores.mean()), games=args.games,
                    std_error=float(scores.std(ddof=1) / np.sqrt(len(scores)))

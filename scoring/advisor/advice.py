@@ -134,7 +134,7 @@ def expected_final(policy: ColumnSumPolicy, sheet: Sheet) -> float:
 def _box_actions(game_variant, policy, sheet: Sheet, dice) -> tuple[Action, ...]:
     """Every legal box (scoring's rules) valued by the policy that plays it."""
     s = sheet_state(policy, sheet)
-    now = expected_final(policy, sheet)
+    now = sheet.total + float(policy.value(s)[0])
     gains = policy.box_scores(s, np.array([throw_index(dice)]))[:, :, 0]
     scored = []
     for ch in game_variant.choices(sheet, dice):
@@ -146,7 +146,7 @@ def _box_actions(game_variant, policy, sheet: Sheet, dice) -> tuple[Action, ...]
 
 def _keep_actions(policy, sheet: Sheet, dice, throw: int) -> tuple[Action, ...]:
     s = sheet_state(policy, sheet)
-    now = expected_final(policy, sheet)
+    now = sheet.total + float(policy.value(s)[0])
     tv = turn_values(policy.end_values(s))
     values = (tv.after_first if throw == 1 else tv.after_second)[:, 0]
     scored = []

@@ -73,14 +73,15 @@ def load_or_build(rules: ColumnRules, *, use_cache: bool = True) -> tuple[Column
 
 def load_or_build_passes(rules: ColumnRules, passes: int, *,
                          use_cache: bool = True) -> np.ndarray:
-    """`solver.solve_passes` for these rules, from the cache when it is there."""
+    """`solver.solve_passes` for these rules, from the cache when it is there
+    (`use_cache=False` rebuilds the pass tables over the cached plain table)."""
     path = cache_dir() / f"passes-{rules.name}-{passes}-v{TABLE_VERSION}.npy"
     shape = (passes + 1, N_MASKS, rules.threshold + 1)
     if use_cache:
         values = _load(path, shape, np.float32)
         if values is not None:
             return values
-    values = solve_passes(rules, passes, first=load_or_build(rules, use_cache=use_cache)[0])
+    values = solve_passes(rules, passes, first=load_or_build(rules)[0])
     _save(path, values)
     values.setflags(write=False)
     return values

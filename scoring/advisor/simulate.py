@@ -128,32 +128,29 @@ def _best_keep(values: np.ndarray, throws: np.ndarray) -> np.ndarray:
     return np.argmax(np.where(legal, values.T, -np.inf), axis=1)
 
 
-def play_turn(policy: ColumnSumPolicy, s: SheetState, rng: np.random.Generator) -> SheetState:
-    """One turn for every game: three throws with the policy's keeps, then a box."""
+def play_turn(policy: ColumnSumPolicy, s: SheetState, rng: np.random.Generator):
+    """One turn for every game: three throws with the policy's keeps, then a box.
+
+    Returns each game's final throw (index), column and box (0-based).
+    """
     n = s.masks.shape[1]
     tv = turn_values(policy.end_values(s))
     throws = _throw(rng, np.zeros(n, dtype=np.int64))
     for keep_values in (tv.after_first, tv.after_second):
         throws = _throw(rng, _best_keep(keep_values, throws))
-    scores = policy.box_scores(s, throws).reshape(-1, n)
-    choice = np.argmax(scores, axis=0)
-    return fill(policy, s, throws, choice // N_BOXES, choice % N_BOXES)
+    choice = np.argmax(policy.box_scores(s, throws).reshape(-1, n), axis=0)
+    return throws, choice // N_BOXES, choice % N_BOXES
 
 
-def simulate(policy: ColumnSumPolicy, games: int, *, seed: int = 0, chunk: int = 5000,
-             on_turn=None) -> np.ndarray:
-    """Final totals (games,) of `games` solitaire games played by `policy`.
-
-    `on_turn(turn, state)`, if given, sees every chunk's state before each turn.
-    """
+def simulate(policy: ColumnSumPolicy, games: int, *, seed: int = 0,
+             chunk: int = 5000) -> np.ndarray:
+    """Final totals (games,) of `games` solitaire games played by `policy`."""
     rng = np.random.default_rng(seed)
     cols = len(policy.tables)
     out = []
     for start in range(0, games, chunk):
         s = SheetState.new(cols, min(chunk, games - start))
-        for turn in range(N_BOXES * cols):
-            if on_turn is not None:
-                on_turn(turn, s)
-            s = play_turn(policy, s, rng)
+        for _ in range(N_BOXES * cols):
+            s = fill(policy, s, *play_turn(policy, s, rng))
         out.append(s.totals)
     return np.concatenate(out)

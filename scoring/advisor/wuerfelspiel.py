@@ -68,14 +68,19 @@ class LookaheadPolicy(PassBlendPolicy):
         scores = super().box_scores(s, throws)
         cols, boxes, n = scores.shape
         flat = scores.reshape(-1, n)
+        k = min(self.candidates, len(flat))
+        top = np.argsort(-flat, axis=0)[:k]  # (k, n)
         games = np.arange(n)
+        gain = flat[top, games]
+        # All candidates of all games in one batch: candidate-major copies of the state.
+        copies = SheetState(*(np.tile(a, (1, k)) for a in
+                              (s.masks, s.flags, s.uppers, s.upper_sums)), np.tile(s.totals, k))
+        choice = top.reshape(-1)
+        after = fill(self, copies, np.tile(throws, k), choice // boxes, choice % boxes)
+        ahead = turn_values(self.end_values(after), full=False).start.reshape(k, n)
+        ok = np.isfinite(gain) & np.isfinite(ahead)  # none ahead after the last turn
         out = flat.copy()
-        for choice in np.argsort(-flat, axis=0)[:self.candidates]:
-            gain = flat[choice, games]
-            after = fill(self, s, throws, choice // boxes, choice % boxes)
-            ahead = turn_values(self.end_values(after), full=False).start
-            ok = np.isfinite(gain) & np.isfinite(ahead)  # none ahead after the last turn
-            out[choice[ok], games[ok]] = gain[ok] + ahead[ok]
+        out[top[ok], np.broadcast_to(games, (k, n))[ok]] = gain[ok] + ahead[ok]
         return out.reshape(cols, boxes, n)
 
 

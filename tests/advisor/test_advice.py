@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import Game
 from scoring.advisor.advice import AdviceError, advise, keep_positions, review
@@ -145,3 +147,27 @@ def test_cli_solve_json(capsys, table):
     assert out["expected_score"] == pytest.approx(table("spiffel").expected_score)
     assert main(["solve", "zehntausend", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["expected_turn_score"] > 500
+
+
+_dice = st.lists(st.integers(1, 6), min_size=5, max_size=5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(history=st.lists(_dice, max_size=12), dice=_dice,
+       variant=st.sampled_from(["yahtzee", "spiffel", "wuerfelware"]))
+def test_advice_invariants_on_random_sheets(table, history, dice, variant):
+    """For any sheet reached by legal play: losses are non-negative and ranked, and
+    keeping all five dice after throw 2 is worth exactly the best box for them."""
+    players = ["Anna"] if variant != "wuerfelware" else ["Anna", "Ben"]
+    game = Game.new(variant, players)
+    for d in history:  # each player writes the throw into its best legal box
+        game = game.play({"player": game.current_player, "dice": d,
+                          "box": game.choices(d)[0].box.value})
+    boxes = advise(game, dice, 3)
+    keeps = advise(game, dice, 2)
+    for a in (boxes, keeps):
+        losses = [x.loss for x in a.actions]
+        assert losses[0] == 0 and all(x >= 0 for x in losses) and losses == sorted(losses)
+    keep_all = next(x for x in keeps.actions if sorted(x.keep) == sorted(dice))
+    assert keep_all.expected == pytest.approx(boxes.best.expected, abs=1e-3)
+    assert {x.box for x in boxes.actions} == {c.box.value for c in game.choices(dice)}

@@ -45,17 +45,13 @@ def test_simulated_games_score_as_scoring_says(table, variant, columns):
     state = sim.SheetState.new(columns, n)
     games = [Game.new(variant, ["A"]) for _ in range(n)]
     for _ in range(13 * columns):
-        tv = sim.turn_values(policy.end_values(state))
-        throws = sim._throw(rng, np.zeros(n, dtype=np.int64))
-        for values in (tv.after_first, tv.after_second):
-            throws = sim._throw(rng, sim._best_keep(values, throws))
-        choice = np.argmax(policy.box_scores(state, throws).reshape(-1, n), axis=0)
+        throws, col, box = sim.play_turn(policy, state, rng)
         for g in range(n):
             event = {"player": "A", "dice": [int(d) for d in THROW_FACES[throws[g]]],
-                     "box": BOX_IDS[choice[g] % 13]}
+                     "box": BOX_IDS[box[g]]}
             if columns == 3:
-                event["column"] = int(choice[g] // 13) + 1
+                event["column"] = int(col[g]) + 1
             games[g] = games[g].play(event)
-        state = sim.fill(policy, state, throws, choice // 13, choice % 13)
+        state = sim.fill(policy, state, throws, col, box)
     assert [g.totals["A"] for g in games] == state.totals.tolist()
     assert all(g.finished for g in games)
