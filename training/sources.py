@@ -71,3 +71,24 @@ def synth_crop_source() -> Callable[[np.random.Generator], tuple[np.ndarray, int
         return render_crop(rng, value, size=READER_SIZE), value - 1
 
     return draw
+
+
+def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None:
+    """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined."""
+    from training.mine import CACHE
+    from training.reader_data import crop_square
+    from training.models import READER_SIZE
+
+    if not CACHE.is_file():
+        return None
+    images = np.load(CACHE)["images"]
+    if not len(images):
+        return None
+
+    def draw(rng: np.random.Generator) -> np.ndarray:
+        img = images[int(rng.integers(len(images)))]
+        c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
+        return crop_square(img, float(c[0]), float(c[1]), img.shape[0] * rng.uniform(0.9, 1.1),
+                           float(rng.uniform(0, 360)), READER_SIZE)
+
+    return draw

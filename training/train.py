@@ -23,7 +23,14 @@ from training.detector_data import detector_sample
 from training.losses import detector_loss
 from training.models import NOT_A_DIE, DiceDetector, FaceReader
 from training.reader_data import reader_samples, to_tensor_layout
-from training.sources import DETECTOR_SETS, READER_SETS, real_samples, synth_crop_source, synth_scene_source
+from training.sources import (
+    DETECTOR_SETS,
+    READER_SETS,
+    hard_negative_source,
+    real_samples,
+    synth_crop_source,
+    synth_scene_source,
+)
 
 RUNS = Path("runs")
 
@@ -68,8 +75,12 @@ class ReaderStream(IterableDataset):
         rng = _rng(self.seed)
         crop = synth_crop_source()
         scene = synth_scene_source()
+        hard = hard_negative_source()
         while True:
             r = rng.random()
+            if hard is not None and rng.random() < 0.08:
+                yield to_tensor_layout(photometric(hard(rng), rng)), NOT_A_DIE
+                continue
             if crop is not None and r < self.synth_fraction:
                 img, label = crop(rng)
                 yield to_tensor_layout(photometric(np.ascontiguousarray(img), rng)), label

@@ -1,0 +1,71 @@
+"""Hard-negative mining: what the current model mistakes for dice on the train photos.
+
+    python -m training.mine models/     # writes data/hard_negatives.npz
+
+Runs the exported model (onnxruntime, like the app) over the train splits and rendered
+scenes, keeps every detection that matches no labelled die (the dataset README's
+centre-in-box rule), and stores its crop, cut the way the reader's crops are cut.
+Reader training then shows these as "not a die".
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from training.crop_cache import SIZE
+from training.reader_data import CROP_SCALE, crop_square
+from training.sources import DETECTOR_SETS, real_samples, synth_scene_source
+
+CACHE = Path("data") / "hard_negatives.npz"
+
+
+def unmatched(truth: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Mask of found boxes whose centre is in no true box and that hold no true centre."""
+    if not len(found):
+        return np.zeros((0,), bool)
+    if not len(truth):
+        return np.ones((len(found),), bool)
+    tc = (truth[:, :2] + truth[:, 2:]) / 2
+    fc = (found[:, :2] + found[:, 2:]) / 2
+    f_in_t = ((truth[None, :, :2] <= fc[:, None]) & (fc[:, None] <= truth[None, :, 2:])).all(-1)
+    t_in_f = ((found[:, None, :2] <= tc[None]) & (tc[None] <= found[:, None, 2:])).all(-1)
+    return ~(f_in_t | t_in_f).any(axis=1)
+
+
+def mine(models: Path, *, scenes: int = 300, seed: int = 7) -> tuple[np.ndarray, int]:
+    from vision.reader import DiceReader
+
+    reader = DiceReader(models, min_score=0.15)
+    reader.not_a_die = -1  # keep what the reader would already reject too: mine raw detections
+    crops = []
+    samples = real_samples(DETECTOR_SETS)
+    draw = synth_scene_source()
+    rng = np.random.default_rng(seed)
+    photos = [(s.image, s.boxes) for s in samples]
+    for _ in range(scenes if draw else 0):
+        s = draw(rng)
+        photos.append((s.image, s.boxes))
+    for image, boxes in photos:
+        found, _ = reader._detect(image)
+        for x0, y0, x1, y1 in found[unmatched(boxes, found)]:
+            side = max(x1 - x0, y1 - y0) * CROP_SCALE
+            crops.append(crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, 0.0, SIZE))
+    return np.array(crops, np.uint8).reshape(-1, SIZE, SIZE, 3), len(photos)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("models", type=Path, nargs="?", default=Path("models"))
+    p.add_argument("--scenes", type=int, default=300)
+    args = p.parse_args(argv)
+    crops, n = mine(args.models, scenes=args.scenes)
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(CACHE, images=crops)
+    print(f"{len(crops)} hard negatives from {n} photos -> {CACHE}")
+
+
+if __name__ == "__main__":
+    main()
