@@ -1,57 +1,172 @@
-"""Advice from `scoring.advisor` for the open throw, when the advisor is installed.
+"""`scoring.advisor` run in the background for the page: advice on the open throw,
+the bank-or-throw-on hint of a Würfelpoker turn, and the review of a finished game.
 
-Phones poll the game every few seconds, so advice is computed once per game version
-in a background thread. A request waits for it only briefly: the advisor may have to
-build its tables first, and a throw must never wait for that. Until the advice is
-ready (or without the advisor) the page ranks the options by points.
+The advisor's tables take seconds to build once (Würfelspiel's pass tables about
+1.5 minutes, then cached on disk). `warm` starts that when a game is created or
+opened. Everything runs on one worker thread: the machine has few cores, and two
+builds at once would only race for them. A request waits briefly for a result whose
+tables are loaded and not at all while they are being built; until the result is
+there the page ranks by points and polls again. Results are kept per game version,
+because phones poll every few seconds.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
+from dataclasses import dataclass
+from typing import Any
 
 from flask import current_app
 
 from webapp.games import Stored
 
-_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicecam-advice")
-_cache: OrderedDict[tuple, Future] = OrderedDict()
-_lock = threading.Lock()
-_CACHE_SIZE = 256
+READY, PENDING, OFF = "ready", "pending", "off"
 WAIT_S = 1.5
+_CACHE_SIZE = 256
+
+_log = logging.getLogger(__name__)
+_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicecam-advice")
+_jobs: OrderedDict[tuple, Future] = OrderedDict()
+_warm: dict[tuple[str, str | None], Future] = {}
+_lock = threading.Lock()
 
 
-def _advise(game, values: list[int], number: int) -> dict | None:
+@dataclass(frozen=True)
+class Result:
+    """A background result: `status` READY (with `value`), PENDING, or OFF (no advice)."""
+
+    status: str
+    value: Any = None
+
+
+def enabled() -> bool:
+    """Advice is on in this app's config and the advisor is installed."""
+    if not current_app.config.get("ADVICE", True):
+        return False
+    try:
+        import scoring.advisor  # noqa: F401  (only: is it there?)
+    except ImportError:
+        return False
+    return True
+
+
+def _tables_key(stored: Stored) -> tuple[str, str | None]:
+    # The advisor keeps tables per cache folder (DICECAM_CACHE), so warm per folder too.
+    return stored.variant.id, os.environ.get("DICECAM_CACHE")
+
+
+def warm(stored: Stored) -> None:
+    """Start building (or loading) the tables of the game's variant, once per process."""
+    if not enabled():
+        return
+    key = _tables_key(stored)
+    with _lock:
+        if key not in _warm:
+            _warm[key] = _pool.submit(
+                _warm_up, stored.variant.id, tuple(stored.game.players), dict(stored.game.settings)
+            )
+
+
+def tables_ready(stored: Stored) -> bool:
+    """Whether the variant's tables are in memory (so advice takes milliseconds)."""
+    future = _warm.get(_tables_key(stored))
+    return future is None or future.done()
+
+
+def _warm_up(variant_id: str, players: tuple[str, ...], settings: dict) -> None:
+    from scoring import Game
+    from scoring.advisor import advise
+
+    game = Game.new(variant_id, players, settings)
+    try:
+        # The first throw of a new game touches every table the variant's advice needs.
+        advise(game, list(range(1, game.variant.dice_count + 1)), 1)
+    except Exception:  # a failed build must not stop the game; advice then stays off
+        _log.exception("advisor tables for %s could not be built", variant_id)
+
+
+def _run(stored: Stored, kind: str, fn: Callable[..., Any], *args: Any) -> Result:
+    """`fn(game, *args)` on the worker, once per game version; wait only if it is quick."""
+    if not enabled():
+        return Result(OFF)
+    warm(stored)
+    key = (stored.id, stored.version, kind, *args)
+    with _lock:
+        future = _jobs.get(key)
+        if future is None:
+            future = _pool.submit(fn, stored.game, *args)
+            _jobs[key] = future
+            while len(_jobs) > _CACHE_SIZE:
+                _jobs.popitem(last=False)
+    try:
+        value = future.result(timeout=WAIT_S if tables_ready(stored) else 0)
+    except TimeoutError:
+        return Result(PENDING)
+    except Exception:  # advice is a help, never a reason for the game page to fail
+        current_app.logger.exception("advisor failed")
+        return Result(OFF)
+    return Result(OFF) if value is None else Result(READY, value)
+
+
+# ---------------------------------------------------------------- jobs (worker thread)
+
+
+def _advise(game, values: tuple[int, ...], number: int) -> dict | None:
     from scoring.advisor import advise
 
     try:
-        return advise(game, values, number).to_dict()
+        return advise(game, list(values), number).to_dict()
+    except ValueError:  # dice that do not fit the situation: no advice, not an error
+        return None
+
+
+def _bank(game, values: tuple[int, ...], keep: tuple[int, ...]) -> dict | None:
+    """Würfelpoker after a set-aside: the advice on that set-aside, bank or throw on."""
+    from scoring.advisor import advise
+
+    try:
+        actions = advise(game.undo(), list(values)).to_dict()["actions"]
     except ValueError:
         return None
+    by_bank = {a["bank"]: a["expected"] for a in actions if sorted(a["keep"]) == sorted(keep)}
+    if set(by_bank) != {True, False}:
+        return None
+    return {
+        "bank": by_bank[True] >= by_bank[False],
+        "expected_bank": by_bank[True],
+        "expected_again": by_bank[False],
+    }
 
 
-def advise_throw(stored: Stored, values: list[int], number: int) -> dict | None:
-    """`Advice.to_dict()` for the current player's throw, or None (not ready / no advisor)."""
-    if not current_app.config.get("ADVICE", True):
-        return None
-    try:
-        from scoring.advisor import advise  # noqa: F401  (only: is it there?)
-    except ImportError:
-        return None
-    key = (stored.id, stored.version, tuple(values), number)
-    with _lock:
-        future = _cache.get(key)
-        if future is None:
-            future = _pool.submit(_advise, stored.game, list(values), min(max(number, 1), 3))
-            _cache[key] = future
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
-    try:
-        return future.result(timeout=WAIT_S)
-    except TimeoutError:
-        return None
-    except Exception:  # advice is a help, never a reason for the game page to fail
-        current_app.logger.exception("advisor failed")
-        return None
+def _review(game) -> dict[str, list[dict]]:
+    from scoring.advisor import review
+
+    return {player: [r.to_dict() for r in turns] for player, turns in review(game).items()}
+
+
+# ---------------------------------------------------------------- what the page asks
+
+
+def advise_throw(stored: Stored, values: list[int], number: int) -> Result:
+    """`Advice.to_dict()` for the current player's dice after throw `number` (1-3)."""
+    return _run(stored, "advise", _advise, tuple(values), min(max(number, 1), 3))
+
+
+def advise_bank(stored: Stored) -> Result:
+    """Würfelpoker, after a set-aside: `{bank, expected_bank, expected_again}`."""
+    game = stored.game
+    ts = game.turn_state
+    last = game.events[-1].to_dict() if game.events else None
+    if ts is None or not ts.turn_total or not last or not last.get("keep"):
+        return Result(OFF)
+    return _run(stored, "bank", _bank, tuple(last["throw"]), tuple(last["keep"]))
+
+
+def review_game(stored: Stored) -> Result:
+    """`scoring.advisor.review(game)` as `{player: [TurnReview.to_dict()]}`."""
+    return _run(stored, "review", _review)

@@ -87,9 +87,29 @@ TEXTS: dict[str, dict[str, str]] = {
     "i_am": {"de": "Dieses Handy:", "en": "This phone:"},
     "nobody": {"de": "niemand Bestimmtes", "en": "anyone"},
     "advice": {"de": "Tipp", "en": "Tip"},
+    "advice_pending": {"de": "Tipp wird berechnet …", "en": "Working out the best move …"},
     "keep_hint": {"de": "Tipp: diese Würfel liegen lassen", "en": "Tip: keep these dice"},
-    "expected": {"de": "erwartet", "en": "expected"},
+    "keep_all_hint": {"de": "Tipp: nicht mehr würfeln – jetzt eintragen", "en": "Tip: stop throwing and score now"},
+    "reroll_all_hint": {"de": "Tipp: alle Würfel neu werfen", "en": "Tip: throw all the dice again"},
+    "reroll_all": {"de": "alle neu werfen", "en": "throw all again"},
+    "keep_all": {"de": "alle liegen lassen", "en": "keep all"},
+    "keep_tag": {"de": "halten", "en": "keep"},
+    "set_aside_tag": {"de": "beiseite", "en": "set aside"},
+    "keep_alternatives": {"de": "Andere Möglichkeiten", "en": "Other choices"},
+    "options_now": {"de": "Oder jetzt eintragen", "en": "Or score now"},
+    "then_bank": {"de": "dann sichern", "en": "then bank"},
+    "then_again": {"de": "dann weiterwürfeln", "en": "then throw again"},
+    "bank_tip": {"de": "Tipp: Punkte sichern – Weiterwürfeln brächte im Schnitt nur {again}.", "en": "Tip: bank now; throwing on averages only {again}."},
+    "again_tip": {"de": "Tipp: weiterwürfeln – im Schnitt {again} statt {bank}.", "en": "Tip: throw again; on average {again} instead of {bank}."},
+    "expected": {"de": "Erwartung", "en": "Expected"},
+    "estimate": {"de": "geschätzt", "en": "estimate"},
     "loss": {"de": "Verlust", "en": "loss"},
+    "review_title": {"de": "Spielanalyse", "en": "Game review"},
+    "review_intro": {"de": "Die teuersten Entscheidungen, in erwarteten Endpunkten.", "en": "The costliest choices, in expected final points."},
+    "review_pending": {"de": "Analyse wird berechnet …", "en": "Working out the review …"},
+    "review_clean": {"de": "Keine teure Entscheidung – stark gespielt!", "en": "No costly choice: well played!"},
+    "review_turn": {"de": "Zug {n}", "en": "Turn {n}"},
+    "review_instead": {"de": "{chosen} statt {best}", "en": "{chosen} instead of {best}"},
     "language": {"de": "English", "en": "Deutsch"},
     "dice_count": {"de": "{n} Würfel erwartet, {got} gelesen – bitte korrigieren.", "en": "{n} dice expected, {got} read: please correct."},
     "no_model": {"de": "Die Bilderkennung ist nicht installiert – bitte Würfel eintippen.", "en": "Dice recognition is not installed: please enter the dice by hand."},
@@ -201,6 +221,14 @@ def error_message(key: str, detail: str | None, values: dict) -> str:
     if key in TEXTS and not (detail and lang == "en" and key.startswith("rule_")):
         return t(key, lang, **values)
     return detail or t("err_generic", lang)
+
+
+def number(value: float, lang: str, digits: int = 1) -> str:
+    """`1704.14` as the players write it: "1.704,1" in German, "1,704.1" in English."""
+    text = f"{value:,.{digits}f}"
+    if lang == "de":
+        text = text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return text
 
 
 def bundle(lang: str) -> dict[str, str]:

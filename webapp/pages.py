@@ -11,7 +11,7 @@ from webapp import games
 from webapp.api import photo_store
 from webapp.db import get_db
 from webapp.errors import BadRequest
-from webapp.i18n import bundle, current_lang, t
+from webapp.i18n import bundle, current_lang, number, t
 from webapp.present import state_json, throw_json
 
 bp = Blueprint("pages", __name__)
@@ -20,7 +20,12 @@ bp = Blueprint("pages", __name__)
 @bp.app_context_processor
 def inject_i18n() -> dict:
     lang = current_lang()
-    return {"lang": lang, "t": lambda key, **kw: t(key, lang, **kw), "other_lang": "en" if lang == "de" else "de"}
+    return {
+        "lang": lang,
+        "t": lambda key, **kw: t(key, lang, **kw),
+        "num": lambda value: number(value, lang),
+        "other_lang": "en" if lang == "de" else "de",
+    }
 
 
 @bp.get("/")

@@ -8,7 +8,8 @@ import sqlite3
 from flask import url_for
 
 from webapp import games
-from webapp.advice import advise_throw
+from webapp import advice
+from webapp.advice_json import bank_advice, review_json, throw_advice
 from webapp.games import Stored
 
 
@@ -58,14 +59,17 @@ def throw_json(stored: Stored, row: sqlite3.Row, lang: str, *, current: bool = F
                 opt.setdefault("column", None)
                 opt["label"] = variant.label(opt["box"], lang)
         out["expected_dice"] = need
-        out["options"] = options
         out["bust"] = variant.family == "push" and len(values) == need and not options
-        out["advice"] = advise_throw(stored, values, row["number"]) if len(values) == need else None
+        if len(values) == need:
+            out.update(throw_advice(stored, values, row["number"], options))
+        else:
+            out.update(options=options, ranked_by="points", advice=None, advice_status="off", advice_exact=None)
     return out
 
 
 def state_json(db: sqlite3.Connection, stored: Stored, lang: str) -> dict:
     """The game state of the contract plus what a page needs to draw it."""
+    advice.warm(stored)  # the game is being shown: have its advice ready by the first throw
     state = stored.game.state()
     variant = stored.variant
     turn = games.throws_of_turn(db, stored)
@@ -85,6 +89,8 @@ def state_json(db: sqlite3.Connection, stored: Stored, lang: str) -> dict:
         "throw_number": len(turn),
         "max_throws": games.SHEET_THROWS if sheet_family else None,
         "throw": throw_json(stored, row, lang, current=True) if row is not None else None,
+        "bank_advice": bank_advice(stored) if not sheet_family and row is None and not state["finished"] else None,
+        "review": review_json(stored, lang) if state["finished"] else None,
         "can_undo": bool(stored.events),
         "events": len(stored.events),
         "created": stored.created,

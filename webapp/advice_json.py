@@ -1,0 +1,122 @@
+"""The advisor's answers laid into the API's JSON: options ranked by expected final
+score (best first, each with its loss against the best), the keep hint of throws 1
+and 2, the bank-or-throw-on hint of a Würfelpoker turn, and the review of a game.
+"""
+
+from __future__ import annotations
+
+from webapp import advice
+from webapp.games import Stored
+
+# Losses under this are rounding noise of the tables, not a mistake worth showing.
+MIN_LOSS = 0.05
+
+
+def _by_box(actions: list[dict]) -> dict[tuple, dict]:
+    return {(a["box"], a.get("column")): a for a in actions}
+
+
+def _rank(valued: list[tuple[float | None, dict]]) -> list[dict]:
+    """Options sorted by expected score (stable: equal values keep the points order)."""
+    known = [v for v, _ in valued if v is not None]
+    top = max(known, default=None)
+    for value, opt in valued:
+        opt["expected"] = None if value is None else round(value, 2)
+        opt["loss"] = None if value is None else round(top - value, 2)
+    ranked = sorted(valued, key=lambda vo: float("inf") if vo[0] is None else -vo[0])
+    out = [opt for _, opt in ranked]
+    for i, opt in enumerate(out):
+        opt["advised"] = i == 0 and opt["expected"] is not None
+    return out
+
+
+def rank_sheet_options(options: list[dict], box_advice: dict) -> list[dict]:
+    """Kniffel family: the box options valued by the advisor's box advice."""
+    actions = _by_box(box_advice["actions"])
+    valued = []
+    for opt in options:
+        a = actions.get((opt["box"], opt.get("column")))
+        valued.append((None if a is None else a["expected"], opt))
+    return _rank(valued)
+
+
+def rank_push_options(options: list[dict], push_advice: dict) -> list[dict]:
+    """Würfelpoker: each set-aside valued by its better follow-up, which is named in
+    `bank` (true: then bank; false: then throw again)."""
+    follow: dict[tuple, dict[bool, float]] = {}
+    for a in push_advice["actions"]:
+        follow.setdefault(tuple(sorted(a["keep"])), {})[a["bank"]] = a["expected"]
+    valued = []
+    for opt in options:
+        f = follow.get(tuple(sorted(opt["keep"])))
+        if not f:
+            valued.append((None, opt))
+            continue
+        opt["bank"] = f.get(True, float("-inf")) >= f.get(False, float("-inf"))
+        opt["expected_bank"] = f.get(True)
+        opt["expected_again"] = f.get(False)
+        valued.append((max(f.values()), opt))
+    return _rank(valued)
+
+
+def throw_advice(stored: Stored, values: list[int], number: int, options: list[dict]) -> dict:
+    """The advice fields of the open throw; `options` come back ranked when advised.
+
+    `advice` is the advisor's answer to this throw (keeps after throw 1 or 2, boxes
+    after throw 3, set-asides in Würfelpoker); the box options carry their own values
+    from a box advice, since a player may enter a box after any throw.
+    """
+    family = stored.variant.family
+    main = advice.advise_throw(stored, values, number)
+    results = [main]
+    boxes = main
+    if family != "push" and number < 3:
+        boxes = advice.advise_throw(stored, values, 3)
+        results.append(boxes)
+    statuses = {r.status for r in results}
+    status = advice.PENDING if advice.PENDING in statuses else (
+        advice.OFF if advice.OFF in statuses else advice.READY)
+    ranked = options
+    if boxes.status == advice.READY and options:
+        ranked = (rank_push_options if family == "push" else rank_sheet_options)(options, boxes.value)
+    return {
+        "options": ranked,
+        "ranked_by": "advice" if ranked and "expected" in ranked[0] else "points",
+        "advice": main.value,
+        "advice_status": status,
+        "advice_exact": main.value["exact"] if main.value else None,
+    }
+
+
+def bank_advice(stored: Stored) -> dict | None:
+    """Würfelpoker between a set-aside and the next throw: bank now or throw on."""
+    result = advice.advise_bank(stored)
+    if result.status == advice.OFF:
+        return None
+    return {"status": result.status, **(result.value or {})}
+
+
+def review_json(stored: Stored, lang: str) -> dict | None:
+    """A finished Kniffel-family game: per player the choices that cost the most."""
+    variant = stored.variant
+    if variant.family != "sheet" or not stored.game.finished:
+        return None
+    result = advice.review_game(stored)
+    if result.status == advice.OFF:
+        return None
+    players: dict[str, list[dict]] = {}
+    for player, turns in (result.value or {}).items():
+        shown = []
+        for turn in turns:
+            if turn["loss"] < MIN_LOSS:
+                continue
+            for side in ("chosen", "best"):
+                turn[side]["label"] = variant.label(turn[side]["box"], lang)
+            shown.append(turn)
+        players[player] = shown
+    return {
+        "status": result.status,
+        # The advisor is exact for one column; Würfelspiel's values are a policy's estimate.
+        "exact": variant.columns == 1,
+        "players": players if result.status == advice.READY else None,
+    }
