@@ -13,6 +13,24 @@
   var retakeMode = false;
   var whoKey = 'dicecam.who.' + state.id;
 
+  var LOCALE = document.documentElement.lang === 'en' ? 'en-GB' : 'de-DE';
+
+  /** Würfelpoker counts in whole points, the Kniffel family to a tenth. */
+  function digits() { return state.family === 'push' ? 0 : 1; }
+
+  /** 231.44 -> "231,4" (German) or "231.4" (English). */
+  function num(x) {
+    return Number(x).toLocaleString(LOCALE, {minimumFractionDigits: digits(), maximumFractionDigits: digits()});
+  }
+
+  /** "Erwartung 231,4" (with "≈" where the advisor estimates), "· −3,2" against the best. */
+  function evText(expected, loss, exact) {
+    var text = T.expected + ' ' + (exact === false ? '≈' : '') + num(expected);
+    // A loss that rounds to nothing is a tie, not a loss.
+    if (loss && Number(loss.toFixed(digits())) > 0) text += ' · −' + num(loss);
+    return text;
+  }
+
   function fmt(key, values) {
     var text = T[key] || key;
     return text.replace(/\{(\w+)\}/g, function (_, k) {
@@ -304,10 +322,11 @@
     $('undo-btn').disabled = !state.can_undo;
   }
 
-  function adviceKeep() {
+  /** Indices of the dice the advisor would keep (or set aside in Würfelpoker). */
+  function advisedPositions() {
     var a = state.throw && state.throw.advice;
-    if (!a || !a.best || !a.best.keep || a.stage !== 'keep') return null;
-    return a.best.keep.slice();
+    if (!a || !a.best || !a.best.positions || (a.stage !== 'keep' && a.stage !== 'push')) return [];
+    return a.best.positions;
   }
 
   function renderThrow() {
@@ -318,15 +337,10 @@
     $('result-title').textContent = fmt('throw_n', {n: t.number, max: isSheet() ? state.max_throws : '∞'}).replace(/ (von|of) ∞$/, '') + ' · ' + t.player;
     $('result-meta').textContent = t.source === 'photo' ? '' : T.no_photo;
 
-    // Which dice the advisor would keep: mark one die per kept value.
-    var keepLeft = adviceKeep();
-    var keepMarks = t.dice.map(function (d) {
-      if (!keepLeft) return false;
-      var i = keepLeft.indexOf(d.value);
-      if (i < 0) return false;
-      keepLeft.splice(i, 1);
-      return true;
-    });
+    // Which dice the advisor would keep: marked on the photo and in the row.
+    var positions = advisedPositions();
+    var keepMarks = t.dice.map(function (_, i) { return positions.indexOf(i) >= 0; });
+    var keepLabel = isSheet() ? T.keep_tag : T.set_aside_tag;
     var low = t.low_confidence || 0.6;
 
     var wrap = $('photo-wrap');
@@ -338,7 +352,7 @@
       t.dice.forEach(function (d, i) {
         if (!d.box || !t.width) return;
         var b = el('button', {type: 'button', className: 'die-hit' + (d.confidence !== null && d.confidence < low ? ' uncertain' : '') + (keepMarks[i] ? ' keep' : ''),
-          ariaLabel: T.fix_die + ' ' + d.value, dataset: {index: String(i)}},
+          ariaLabel: T.fix_die + ' ' + d.value, dataset: keepMarks[i] ? {index: String(i), keepLabel: keepLabel} : {index: String(i)}},
           el('span', {className: 'die-hit-value'}, String(d.value)));
         b.style.left = (100 * d.box[0] / t.width) + '%';
         b.style.top = (100 * d.box[1] / t.height) + '%';
@@ -356,7 +370,7 @@
       face.dataset.index = String(i);
       face.classList.add('die-big');
       if (d.confidence !== null && d.confidence < low) { face.classList.add('uncertain'); face.title = T.uncertain; }
-      if (keepMarks[i]) face.classList.add('keep');
+      if (keepMarks[i]) { face.classList.add('keep'); face.title = keepLabel; }
       strip.appendChild(face);
     });
     if (t.dice.length < t.expected_dice || t.dice.length === 0) {
@@ -370,35 +384,58 @@
     renderOptions(t);
   }
 
+  function diceRow(values) {
+    var row = el('span', {className: 'dice-row small'});
+    values.forEach(function (v) { row.appendChild(window.dieFace(v)); });
+    return row;
+  }
+
+  function isStand(a, keep) { return keep.length === a.dice.length; }
+
   function renderAdvice(t) {
     var box = clear($('advice'));
     var a = t.advice;
+    box.classList.toggle('advice-pending', t.advice_status === 'pending');
+    if (t.advice_status === 'pending') {
+      box.hidden = false;
+      box.appendChild(el('span', null, T.advice_pending));
+      return;
+    }
     if (!a || !a.best) { box.hidden = true; return; }
     box.hidden = false;
     var best = a.best;
-    var text;
-    if (best.keep && a.stage === 'keep') {
-      text = el('span', null, T.keep_hint + ': ');
-      var row = el('span', {className: 'dice-row small'});
-      best.keep.forEach(function (v) { row.appendChild(window.dieFace(v)); });
-      text.appendChild(row);
-    } else if (best.box) {
-      text = el('span', null, T.advice + ': ' + (state.labels[best.box] || best.box) + (best.column ? ' · ' + fmt('column_n', {n: best.column}) : ''));
-    } else if (best.keep) {
-      text = el('span', null, T.advice + ': ' + T.options_push + ' ' + best.keep.join(' '));
-    } else if (best.bank) {
-      text = el('span', null, T.advice + ': ' + T.bank);
+    var head = el('div', {className: 'advice-head'});
+    if (a.stage === 'keep') {
+      if (isStand(a, best.keep)) head.appendChild(el('span', null, T.keep_all_hint));
+      else if (!best.keep.length) head.appendChild(el('span', null, T.reroll_all_hint));
+      else head.appendChild(el('span', null, T.keep_hint + ' ', diceRow(best.keep)));
+    } else if (a.stage === 'box') {
+      head.appendChild(el('span', null, T.advice + ': ' + (state.labels[best.box] || best.box) + (best.column ? ' ×' + best.column : '')));
+    } else if (a.stage === 'push') {
+      head.appendChild(el('span', null, T.advice + ': ', diceRow(best.keep), ' ' + (best.bank ? T.then_bank : T.then_again)));
     } else {
       box.hidden = true;
       return;
     }
-    box.appendChild(text);
-    if (typeof best.expected === 'number') box.appendChild(el('span', {className: 'muted'}, ' · ' + T.expected + ' ' + best.expected.toFixed(1)));
+    box.appendChild(head);
+    box.appendChild(el('div', {className: 'advice-ev', title: a.exact === false ? T.estimate : ''}, evText(best.expected, null, a.exact)));
+    if (a.stage === 'keep' && a.actions.length > 1) {
+      var list = el('ol', {className: 'alt-list'});
+      a.actions.slice(1, 7).forEach(function (x) {
+        var what = isStand(a, x.keep) ? el('span', null, T.keep_all) : (x.keep.length ? diceRow(x.keep) : el('span', null, T.reroll_all));
+        list.appendChild(el('li', {className: 'alt'}, what, el('span', {className: 'alt-ev'}, evText(x.expected, x.loss, a.exact))));
+      });
+      var fold = el('details', {id: 'keep-alts', className: 'alt-fold'}, el('summary', null, T.keep_alternatives), list);
+      box.appendChild(fold);
+    }
   }
 
   function renderOptions(t) {
     var list = clear($('options'));
-    $('options-title').textContent = isSheet() ? T.options : T.options_push;
+    var a = t.advice;
+    var keepStage = !!(a && a.stage === 'keep' && a.best && !isStand(a, a.best.keep));
+    var byAdvice = t.ranked_by === 'advice';
+    $('options-title').textContent = isSheet() ? (keepStage ? T.options_now : T.options) : T.options_push;
     $('options-title').hidden = !t.options.length && !t.bust;
     if (!isSheet() && t.bust) {
       list.appendChild(el('li', {className: 'bust'},
@@ -409,28 +446,41 @@
     var scratch = null;
     t.options.forEach(function (o, i) {
       var btn;
+      var marked = byAdvice ? o.advised : (i === 0 && (!isSheet() || o.points > 0));
+      // After throw 1 or 2 the tip is the keep above; the best box is only the best box.
+      var bestTag = marked ? el('span', {className: 'tag tag-best'}, byAdvice && !keepStage ? T.advice : T.best) : null;
+      var ev = null;
+      if (byAdvice && o.expected !== null && o.expected !== undefined) {
+        var evLine = (isSheet() ? '' : (o.bank ? T.then_bank : T.then_again) + ' · ') + evText(o.expected, o.loss, t.advice_exact);
+        ev = el('span', {className: 'option-ev', title: t.advice_exact === false ? T.estimate : ''}, evLine);
+      }
       if (isSheet()) {
-        btn = el('button', {type: 'button', className: 'option' + (i === 0 ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
+        btn = el('button', {type: 'button', className: 'option' + (marked ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
           dataset: {box: o.box, column: o.column === null ? '' : String(o.column)},
           onclick: function () { enter({box: o.box, column: o.column}); }},
-          el('span', {className: 'option-label'}, o.label),
-          o.column ? el('span', {className: 'tag'}, '×' + o.column) : null,
-          o.joker ? el('span', {className: 'tag tag-joker'}, T.joker) : null,
-          i === 0 && o.points > 0 ? el('span', {className: 'tag tag-best'}, T.best) : null,
-          o.points === 0 ? el('span', {className: 'tag tag-muted'}, T.scratch) : null,
+          el('span', {className: 'option-main'},
+            el('span', {className: 'option-top'},
+              el('span', {className: 'option-label'}, o.label),
+              o.column ? el('span', {className: 'tag'}, '×' + o.column) : null,
+              o.joker ? el('span', {className: 'tag tag-joker'}, T.joker) : null,
+              bestTag,
+              o.points === 0 ? el('span', {className: 'tag tag-muted'}, T.scratch) : null),
+            ev),
           el('span', {className: 'option-points'}, String(o.points)));
       } else {
-        var row = el('span', {className: 'dice-row small'});
-        o.keep.forEach(function (v) { row.appendChild(window.dieFace(v)); });
-        btn = el('button', {type: 'button', className: 'option' + (i === 0 ? ' best' : ''), dataset: {keep: o.keep.join(',')},
+        btn = el('button', {type: 'button', className: 'option' + (marked ? ' best' : ''), dataset: {keep: o.keep.join(',')},
           onclick: function () { enter({keep: o.keep}); }},
-          row,
-          o.hot_dice ? el('span', {className: 'tag tag-joker'}, T.hot_dice_tag) : null,
-          el('span', {className: 'option-label muted'}, '→ ' + o.turn_total),
+          el('span', {className: 'option-main'},
+            el('span', {className: 'option-top'},
+              diceRow(o.keep),
+              o.hot_dice ? el('span', {className: 'tag tag-joker'}, T.hot_dice_tag) : null,
+              el('span', {className: 'option-label muted'}, '→ ' + o.turn_total),
+              bestTag),
+            ev),
           el('span', {className: 'option-points'}, '+' + o.points));
       }
       // Scratch options (0 points) go into a fold below the ones that score.
-      if (isSheet() && o.points === 0 && i > 0) {
+      if (isSheet() && o.points === 0 && !marked) {
         if (!scratch) {
           scratch = el('ol', {className: 'options'});
           list.appendChild(el('li', {className: 'scratch-fold'},
@@ -457,11 +507,19 @@
     var row = el('div', {className: 'action-row'});
     var bank = el('button', {type: 'button', className: 'btn btn-primary', id: 'bank-btn', onclick: function () { enter({bank: true}); }}, T.bank + ' (' + ts.turn_total + ')');
     bank.disabled = !(ts.turn_total > 0) || !!state.throw;
-    var again = el('button', {type: 'button', className: 'btn', onclick: function () { $('photo-input').click(); }}, T.throw_again);
+    var again = el('button', {type: 'button', className: 'btn', id: 'again-btn', onclick: function () { $('photo-input').click(); }}, T.throw_again);
     again.disabled = !!state.throw || !(ts.turn_total > 0);
     row.appendChild(bank);
     row.appendChild(again);
     panel.appendChild(row);
+    var hint = state.bank_advice;
+    if (hint && hint.status === 'ready' && !state.throw) {
+      (hint.bank ? bank : again).classList.add('advised');
+      var words = {bank: num(hint.expected_bank), again: num(hint.expected_again)};
+      panel.appendChild(el('p', {className: 'advice', id: 'bank-advice'}, fmt(hint.bank ? 'bank_tip' : 'again_tip', words)));
+    } else if (hint && hint.status === 'pending' && !state.throw) {
+      panel.appendChild(el('p', {className: 'advice advice-pending'}, T.advice_pending));
+    }
   }
 
   var UPPER = ['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'];
@@ -597,13 +655,43 @@
     table.appendChild(body);
   }
 
+  function renderReview() {
+    var box = clear($('review'));
+    var r = state.review;
+    box.hidden = !r;
+    if (!r) return;
+    box.appendChild(el('h2', null, T.review_title));
+    if (r.status !== 'ready') { box.appendChild(el('p', {className: 'muted'}, T.review_pending)); return; }
+    box.appendChild(el('p', {className: 'muted small'}, T.review_intro));
+    function named(x) { return (state.labels[x.box] || x.label) + (x.column ? ' ×' + x.column : '') + ' (' + x.points + ')'; }
+    state.players.forEach(function (p) {
+      var turns = r.players[p] || [];
+      box.appendChild(el('h3', {className: 'review-player'}, p));
+      if (!turns.length) { box.appendChild(el('p', {className: 'review-clean'}, T.review_clean)); return; }
+      var list = el('ol', {className: 'review-list'});
+      turns.forEach(function (x) {
+        list.appendChild(el('li', {className: 'review-item', dataset: {turn: String(x.turn)}},
+          el('span', {className: 'review-top'},
+            el('span', {className: 'muted'}, fmt('review_turn', {n: x.turn})),
+            diceRow(x.dice),
+            el('strong', {className: 'review-loss'}, '−' + (r.exact ? '' : '≈') + num(x.loss))),
+          el('span', null, fmt('review_instead', {chosen: named(x.chosen), best: named(x.best)}))));
+      });
+      box.appendChild(list);
+    });
+  }
+
   function render() {
     document.body.classList.toggle('finished', !!state.finished);
+    // A re-render (advice arriving, another phone) must not snap open folds shut.
+    var open = ['scratch-fold', 'keep-alts'].filter(function (id) { return $(id) && $(id).open; });
     renderBanner();
+    renderReview();
     renderActions();
     renderThrow();
     renderPushPanel();
     renderSheet();
+    open.forEach(function (id) { if ($(id)) $(id).open = true; });
   }
 
   // ------------------------------------------------------------------ wiring
@@ -631,16 +719,29 @@
   whoSelect.value = who();
   whoSelect.addEventListener('change', function () { localStorage.setItem(whoKey, whoSelect.value); });
 
+  /** What the advisor has said so far (it answers in the background, after the throw). */
+  function adviceOf(s) {
+    var t = s.throw;
+    return JSON.stringify([t && t.advice_status, t && t.options, s.bank_advice, s.review]);
+  }
+
+  function pending(s) {
+    var t = s.throw;
+    return (t && t.advice_status === 'pending') || (s.bank_advice && s.bank_advice.status === 'pending') ||
+      (s.review && s.review.status === 'pending');
+  }
+
   // Other phones at the table change the game too: follow along.
-  setInterval(function () {
-    if (document.hidden || busyFlag || !$('picker').hidden || !$('manual').hidden) return;
-    api('GET', '').then(function (next) {
-      // Advice may arrive after the throw (the advisor works in the background).
-      var adviceNow = JSON.stringify(next.throw && next.throw.advice);
-      var adviceWas = JSON.stringify(state.throw && state.throw.advice);
-      if (next.version !== state.version || adviceNow !== adviceWas) setState(next);
-    }).catch(function () {});
-  }, POLL_MS);
+  function poll() {
+    var wait = pending(state) ? POLL_MS / 2 : POLL_MS;
+    setTimeout(function () {
+      if (document.hidden || busyFlag || !$('picker').hidden || !$('manual').hidden) return poll();
+      api('GET', '').then(function (next) {
+        if (next.version !== state.version || adviceOf(next) !== adviceOf(state)) setState(next);
+      }).catch(function () {}).then(poll);
+    }, wait);
+  }
+  poll();
 
   render();
 })();
