@@ -3,8 +3,7 @@
     python -m training.mine models/     # writes data/hard_negatives.npz
 
 Runs the exported model (onnxruntime, like the app) over the train splits and rendered
-scenes, keeps every detection that matches no labelled die (the dataset README's
-centre-in-box rule), and stores its crop, cut the way the reader's crops are cut.
+scenes, keeps every detection that frames no labelled die, and stores its crop, cut the way the reader's crops are cut.
 Reader training then shows these as "not a die".
 """
 
@@ -22,17 +21,23 @@ from training.sources import DETECTOR_SETS, real_samples, synth_scene_source
 CACHE = Path("data") / "hard_negatives.npz"
 
 
-def unmatched(truth: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """Mask of found boxes whose centre is in no true box and that hold no true centre."""
+def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> np.ndarray:
+    """Mask of found boxes that frame no labelled die: overlap (IoU) under `min_iou` with all.
+
+    Stricter than the scoring rule on purpose: a box around one pip of a die holds that
+    die's centre, yet it is exactly the mistake the reader must learn to refuse.
+    """
     if not len(found):
         return np.zeros((0,), bool)
     if not len(truth):
         return np.ones((len(found),), bool)
-    tc = (truth[:, :2] + truth[:, 2:]) / 2
-    fc = (found[:, :2] + found[:, 2:]) / 2
-    f_in_t = ((truth[None, :, :2] <= fc[:, None]) & (fc[:, None] <= truth[None, :, 2:])).all(-1)
-    t_in_f = ((found[:, None, :2] <= tc[None]) & (tc[None] <= found[:, None, 2:])).all(-1)
-    return ~(f_in_t | t_in_f).any(axis=1)
+    lo = np.maximum(found[:, None, :2], truth[None, :, :2])
+    hi = np.minimum(found[:, None, 2:], truth[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=-1)
+    area_f = np.prod(found[:, 2:] - found[:, :2], axis=-1)[:, None]
+    area_t = np.prod(truth[:, 2:] - truth[:, :2], axis=-1)[None, :]
+    iou = inter / np.maximum(area_f + area_t - inter, 1e-6)
+    return iou.max(axis=1) < min_iou
 
 
 def mine(models: Path, *, scenes: int = 300, seed: int = 7) -> tuple[np.ndarray, int]:

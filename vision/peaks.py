@@ -39,3 +39,23 @@ def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0
         if not dup:
             keep.append(int(i))
     return np.array(keep, np.int64)
+
+
+def drop_nested(boxes: np.ndarray, scores: np.ndarray, *, min_area_ratio: float = 2.0,
+                min_score_ratio: float = 0.3) -> np.ndarray:
+    """Indices to keep: drop a box whose centre lies inside a box at least `min_area_ratio` times its area.
+
+    Top faces of dice never nest, but a pip of a big die can look like a small die
+    showing 1; the die around it wins if its own score is not much weaker.
+    """
+    n = len(boxes)
+    if not n:
+        return np.zeros((0,), np.int64)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    inside = ((boxes[None, :, 0] < cx[:, None]) & (cx[:, None] < boxes[None, :, 2])
+              & (boxes[None, :, 1] < cy[:, None]) & (cy[:, None] < boxes[None, :, 3]))  # [i, j]: centre i in box j
+    bigger = area[None, :] >= min_area_ratio * area[:, None]
+    strong = scores[None, :] >= min_score_ratio * scores[:, None]
+    nested = (inside & bigger & strong).any(axis=1)
+    return np.nonzero(~nested)[0]

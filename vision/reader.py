@@ -15,7 +15,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.detections import Dice, Die
-from vision.peaks import centre_peaks, suppress_duplicates
+from vision.peaks import centre_peaks, drop_nested, suppress_duplicates
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "detector.onnx"
@@ -56,10 +56,13 @@ class DiceReader:
         self.low_confidence = low_confidence
 
     # -- detection -------------------------------------------------------------------
-    def _detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Top-face boxes (N, 4) in the photo's pixels and their detector scores (N,)."""
+    def _detect_at(self, image: np.ndarray, side: int, *, min_size: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes and scores from one pass with the photo's long side at `side` pixels.
+
+        Boxes smaller than `min_size` pixels (as the detector saw them) are left out.
+        """
         h, w = image.shape[:2]
-        scale = self.input_side / max(h, w)
+        scale = side / max(h, w)
         small = _shrink(image, scale)
         sh, sw = small.shape[:2]
         ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
@@ -73,9 +76,24 @@ class DiceReader:
         cy = (ys + off[1]) * self.stride
         bw = np.exp(maps[1, ys, xs]) * self.stride
         bh = np.exp(maps[2, ys, xs]) * self.stride
-        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / scale
-        boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
+        big = np.maximum(bw, bh) >= min_size
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)[big] / scale
+        return np.clip(boxes, 0, [w, h, w, h]).astype(np.float32), scores[big].astype(np.float32)
+
+    def _detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Top-face boxes (N, 4) in the photo's pixels and their detector scores (N,).
+
+        Two passes: the full detector size finds small dice, half of it sees big close-up
+        dice whole (where a single pip could pass for a small die showing 1). The half-size
+        pass adds only big dice: there, two small touching dice could blur into one.
+        """
+        passes = [self._detect_at(image, self.input_side),
+                  self._detect_at(image, self.input_side // 2, min_size=20.0)]
+        boxes = np.concatenate([b for b, _ in passes])
+        scores = np.concatenate([s for _, s in passes])
         keep = suppress_duplicates(boxes, scores)
+        boxes, scores = boxes[keep], scores[keep]
+        keep = drop_nested(boxes, scores)
         return boxes[keep], scores[keep]
 
     # -- reading ---------------------------------------------------------------------

@@ -46,3 +46,23 @@ def test_suppression_keeps_the_stronger_of_two():
 
 def test_suppression_of_nothing():
     assert suppress_duplicates(np.zeros((0, 4), np.float32), np.zeros((0,), np.float32)).shape == (0,)
+
+
+def test_a_pip_inside_a_big_die_is_dropped_but_touching_dice_stay():
+    from vision.peaks import drop_nested
+
+    boxes = np.array([
+        [100, 100, 180, 180],   # a big die
+        [110, 110, 130, 130],   # one of its pips, boxed as if it were a die
+        [180, 100, 260, 180],   # a neighbour touching the big die
+    ], np.float32)
+    scores = np.array([0.6, 0.9, 0.8], np.float32)
+    assert drop_nested(boxes, scores).tolist() == [0, 2]
+
+
+def test_a_nested_box_survives_a_much_weaker_container():
+    from vision.peaks import drop_nested
+
+    boxes = np.array([[0, 0, 100, 100], [40, 40, 60, 60]], np.float32)
+    assert drop_nested(boxes, np.array([0.1, 0.9], np.float32)).tolist() == [0, 1]
+    assert drop_nested(np.zeros((0, 4), np.float32), np.zeros((0,), np.float32)).shape == (0,)
