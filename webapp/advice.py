@@ -25,7 +25,7 @@ from flask import current_app
 
 from webapp.games import Stored
 
-READY, PENDING, OFF = "ready", "pending", "off"
+READY, PENDING, BUILDING, OFF = "ready", "pending", "building", "off"
 WAIT_S = 1.5
 _CACHE_SIZE = 256
 
@@ -38,7 +38,8 @@ _lock = threading.Lock()
 
 @dataclass(frozen=True)
 class Result:
-    """A background result: `status` READY (with `value`), PENDING, or OFF (no advice)."""
+    """A background result: `status` READY (with `value`), PENDING (computing),
+    BUILDING (the variant's tables are still being built), or OFF (no advice)."""
 
     status: str
     value: Any = None
@@ -103,10 +104,11 @@ def _run(stored: Stored, kind: str, fn: Callable[..., Any], *args: Any) -> Resul
             _jobs[key] = future
             while len(_jobs) > _CACHE_SIZE:
                 _jobs.popitem(last=False)
+    ready = tables_ready(stored)
     try:
-        value = future.result(timeout=WAIT_S if tables_ready(stored) else 0)
+        value = future.result(timeout=WAIT_S if ready else 0)
     except TimeoutError:
-        return Result(PENDING)
+        return Result(PENDING if ready else BUILDING)
     except Exception:  # advice is a help, never a reason for the game page to fail
         current_app.logger.exception("advisor failed")
         return Result(OFF)

@@ -74,8 +74,7 @@ def throw_advice(stored: Stored, values: list[int], number: int, options: list[d
         boxes = advice.advise_throw(stored, values, 3)
         results.append(boxes)
     statuses = {r.status for r in results}
-    status = advice.PENDING if advice.PENDING in statuses else (
-        advice.OFF if advice.OFF in statuses else advice.READY)
+    status = next(s for s in (advice.BUILDING, advice.PENDING, advice.OFF, advice.READY) if s in statuses)
     ranked = options
     if boxes.status == advice.READY and options:
         ranked = (rank_push_options if family == "push" else rank_sheet_options)(options, boxes.value)

@@ -88,6 +88,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "nobody": {"de": "niemand Bestimmtes", "en": "anyone"},
     "advice": {"de": "Tipp", "en": "Tip"},
     "advice_pending": {"de": "Tipp wird berechnet …", "en": "Working out the best move …"},
+    "advice_building": {"de": "Der Tippgeber rechnet sich ein (einmalig, bis zu zwei Minuten) – bis dahin nach Punkten sortiert.", "en": "The advisor is preparing its tables (once, up to two minutes); sorted by points until then."},
     "keep_hint": {"de": "Tipp: diese Würfel liegen lassen", "en": "Tip: keep these dice"},
     "keep_all_hint": {"de": "Tipp: nicht mehr würfeln – jetzt eintragen", "en": "Tip: stop throwing and score now"},
     "reroll_all_hint": {"de": "Tipp: alle Würfel neu werfen", "en": "Tip: throw all the dice again"},

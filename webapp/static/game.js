@@ -352,8 +352,8 @@
       t.dice.forEach(function (d, i) {
         if (!d.box || !t.width) return;
         var b = el('button', {type: 'button', className: 'die-hit' + (d.confidence !== null && d.confidence < low ? ' uncertain' : '') + (keepMarks[i] ? ' keep' : ''),
-          ariaLabel: T.fix_die + ' ' + d.value, dataset: keepMarks[i] ? {index: String(i), keepLabel: keepLabel} : {index: String(i)}},
-          el('span', {className: 'die-hit-value'}, String(d.value)));
+          ariaLabel: T.fix_die + ' ' + d.value + (keepMarks[i] ? ' (' + keepLabel + ')' : ''), dataset: {index: String(i)}},
+          el('span', {className: 'die-hit-value'}, String(d.value) + (keepMarks[i] ? ' ✓' : '')));
         b.style.left = (100 * d.box[0] / t.width) + '%';
         b.style.top = (100 * d.box[1] / t.height) + '%';
         b.style.width = (100 * (d.box[2] - d.box[0]) / t.width) + '%';
@@ -395,10 +395,11 @@
   function renderAdvice(t) {
     var box = clear($('advice'));
     var a = t.advice;
-    box.classList.toggle('advice-pending', t.advice_status === 'pending');
-    if (t.advice_status === 'pending') {
+    var waiting = t.advice_status === 'pending' || t.advice_status === 'building';
+    box.classList.toggle('advice-pending', waiting);
+    if (waiting) {
       box.hidden = false;
-      box.appendChild(el('span', null, T.advice_pending));
+      box.appendChild(el('span', null, t.advice_status === 'building' ? T.advice_building : T.advice_pending));
       return;
     }
     if (!a || !a.best) { box.hidden = true; return; }
@@ -517,8 +518,8 @@
       (hint.bank ? bank : again).classList.add('advised');
       var words = {bank: num(hint.expected_bank), again: num(hint.expected_again)};
       panel.appendChild(el('p', {className: 'advice', id: 'bank-advice'}, fmt(hint.bank ? 'bank_tip' : 'again_tip', words)));
-    } else if (hint && hint.status === 'pending' && !state.throw) {
-      panel.appendChild(el('p', {className: 'advice advice-pending'}, T.advice_pending));
+    } else if (hint && !state.throw) {
+      panel.appendChild(el('p', {className: 'advice advice-pending'}, hint.status === 'building' ? T.advice_building : T.advice_pending));
     }
   }
 
@@ -726,9 +727,9 @@
   }
 
   function pending(s) {
-    var t = s.throw;
-    return (t && t.advice_status === 'pending') || (s.bank_advice && s.bank_advice.status === 'pending') ||
-      (s.review && s.review.status === 'pending');
+    var waits = function (status) { return status === 'pending' || status === 'building'; };
+    return (s.throw && waits(s.throw.advice_status)) || (s.bank_advice && waits(s.bank_advice.status)) ||
+      (s.review && waits(s.review.status));
   }
 
   // Other phones at the table change the game too: follow along.
