@@ -452,8 +452,11 @@
       var bestTag = marked ? el('span', {className: 'tag tag-best'}, byAdvice && !keepStage ? T.advice : T.best) : null;
       var ev = null;
       if (byAdvice && o.expected !== null && o.expected !== undefined) {
-        var evLine = (isSheet() ? '' : (o.bank ? T.then_bank : T.then_again) + ' · ') + evText(o.expected, o.loss, t.advice_exact);
-        ev = el('span', {className: 'option-ev', title: t.advice_exact === false ? T.estimate : ''}, evLine);
+        // Parts that wrap as wholes: "dann weiterwürfeln ·" / "Erwartung 397 · −653".
+        ev = el('span', {className: 'option-ev', title: t.advice_exact === false ? T.estimate : ''},
+          isSheet() ? null : el('span', {className: 'nowrap'}, (o.bank ? T.then_bank : T.then_again) + ' ·'),
+          isSheet() ? null : ' ',
+          el('span', {className: 'nowrap'}, evText(o.expected, o.loss, t.advice_exact)));
       }
       if (isSheet()) {
         btn = el('button', {type: 'button', className: 'option' + (marked ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
