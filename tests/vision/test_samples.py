@@ -94,4 +94,8 @@ def test_an_exif_rotated_phone_photo_reads_the_same(reader):
     app1 = b"\xff\xe1" + struct.pack(">H", len(tiff) + 8) + b"Exif\x00\x00" + tiff
     image = decode_image(jpeg.tobytes()[:2] + app1 + jpeg.tobytes()[2:])
     assert image.shape == upright.shape
-    assert score_photo(photo.dice, reader.read(image)).exact
+    # Turned upright by its EXIF tag: the same pixels as turning the stored ones by hand,
+    # and so the same reading.
+    by_hand = cv2.rotate(decode_image(jpeg.tobytes()), cv2.ROTATE_90_CLOCKWISE)
+    assert np.array_equal(image, by_hand)
+    assert reader.read(image).to_list() == reader.read(by_hand).to_list()
