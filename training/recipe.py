@@ -4,9 +4,10 @@
 
 Stages (each resumes from the previous one's checkpoint in runs/):
 1. render the synthetic crop cache (data/synth_crops.npz);
-2. detector 2000 + 1500 + 1500 steps, reader 2500 + 1500 steps (half synthetic, half real);
+2. detector 2000 + 1500 steps, reader 2500 + 1500 steps (half synthetic, half real);
 3. export, then mine hard negatives with that model (data/hard_negatives.npz);
-4. reader 1200 + 3000 more steps with the mined negatives; export to models/.
+4. detector 1500 more steps; reader 1200 + 3000 more steps with the mined negatives; export;
+5. mine again with that model, reader 1500 more steps; export to models/.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ STAGES: tuple[tuple[str, ...], ...] = (
      "--out", "runs/stage"),
     ("training.train", "reader", "--resume", "--reader-steps", "3000", "--reader-lr", "2e-3", "--synth", "0.4",
      "--seed", "11", "--threads", "2", "--out", "runs/stage"),
+    ("training.export", "runs", "models"),
+    ("training.mine", "models", "--scenes", "300"),
+    ("training.train", "reader", "--resume", "--reader-steps", "1500", "--reader-lr", "1e-3", "--synth", "0.4",
+     "--seed", "13", "--threads", "2", "--out", "runs/stage"),
     ("training.export", "runs", "models"),
 )
 

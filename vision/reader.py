@@ -56,14 +56,13 @@ class DiceReader:
         self.low_confidence = low_confidence
 
     # -- detection -------------------------------------------------------------------
-    def _detect_at(self, image: np.ndarray, side: int, *, min_size: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-        """Boxes and scores from one pass with the photo's long side at `side` pixels.
+    def _detect_at(self, small: np.ndarray, scale: float, shape: tuple[int, ...], *,
+                   min_size: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes and scores from one pass over `small`, the photo (of `shape`) resized by `scale`.
 
         Boxes smaller than `min_size` pixels (as the detector saw them) are left out.
         """
-        h, w = image.shape[:2]
-        scale = side / max(h, w)
-        small = _shrink(image, scale)
+        h, w = shape[:2]
         sh, sw = small.shape[:2]
         ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
         x = np.zeros((1, 3, ph, pw), np.float32)
@@ -87,8 +86,12 @@ class DiceReader:
         dice whole (where a single pip could pass for a small die showing 1). The half-size
         pass adds only big dice: there, two small touching dice could blur into one.
         """
-        passes = [self._detect_at(image, self.input_side),
-                  self._detect_at(image, self.input_side // 2, min_size=20.0)]
+        scale = self.input_side / max(image.shape[:2])
+        small = _shrink(image, scale)
+        half = cv2.resize(small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
+                          interpolation=cv2.INTER_AREA)
+        passes = [self._detect_at(small, scale, image.shape),
+                  self._detect_at(half, scale * half.shape[1] / small.shape[1], image.shape, min_size=20.0)]
         boxes = np.concatenate([b for b, _ in passes])
         scores = np.concatenate([s for _, s in passes])
         keep = suppress_duplicates(boxes, scores)
