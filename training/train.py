@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -101,66 +102,62 @@ def cosine_lr(step: int, total: int, base: float, warmup: int = 100) -> float:
     return base * 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, total - warmup)))
 
 
-def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> DiceDetector:
-    torch.manual_seed(seed)
-    model = DiceDetector()
+def fit(model: torch.nn.Module, stream: IterableDataset, steps: int, *, batch: int, lr: float,
+        resume: Path | None, checkpoint: Path, log_every: int,
+        loss_step: Callable[[torch.nn.Module, tuple], tuple[torch.Tensor, str]]) -> torch.nn.Module:
+    """AdamW with a warm-up + cosine schedule over `steps` batches of `stream`, checkpointed every 500."""
     if resume:
         model.load_state_dict(torch.load(resume))
-    loader = DataLoader(DetectorStream(synth_fraction=synth_fraction, seed=seed), batch_size=batch, num_workers=1,
-                        persistent_workers=True, prefetch_factor=4)
+    loader = DataLoader(stream, batch_size=batch, num_workers=1, persistent_workers=True, prefetch_factor=4)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     model.train()
     t0 = time.time()
-    for step, (x, t) in enumerate(loader):
+    for step, data in enumerate(loader):
         if step >= steps:
             break
         for g in opt.param_groups:
             g["lr"] = cosine_lr(step, steps, lr)
-        loss, parts = detector_loss(model(x), t)
+        loss, message = loss_step(model, data)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        if step % 25 == 0 or step == steps - 1:
-            print(f"det {step:5d}/{steps} loss {float(loss):.3f} " + " ".join(f"{k} {v:.3f}" for k, v in parts.items())
-                  + f" {time.time() - t0:.0f}s", flush=True)
+        if step % log_every == 0 or step == steps - 1:
+            print(f"{checkpoint.stem} {step:5d}/{steps} loss {loss.item():.3f} {message} {time.time() - t0:.0f}s",
+                  flush=True)
         if step % 500 == 499:
-            torch.save(model.state_dict(), RUNS / "detector.pt")
-    torch.save(model.state_dict(), RUNS / "detector.pt")
+            torch.save(model.state_dict(), checkpoint)
+    torch.save(model.state_dict(), checkpoint)
     return model.eval()
+
+
+def _detector_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str]:
+    x, targets = data
+    loss, parts = detector_loss(model(x), targets)
+    return loss, " ".join(f"{k} {v:.3f}" for k, v in parts.items())
+
+
+_reader_loss = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+
+
+def _reader_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str]:
+    x, y = data
+    out = model(x)
+    acc = float((out.argmax(1) == y).float().mean())
+    return _reader_loss(out, y), f"acc {acc:.3f} (not-a-die share {float((y == NOT_A_DIE).float().mean()):.2f})"
+
+
+def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> DiceDetector:
+    torch.manual_seed(seed)
+    model = DiceDetector()
+    return fit(model, DetectorStream(synth_fraction=synth_fraction, seed=seed), steps, batch=batch, lr=lr,
+               resume=resume, checkpoint=RUNS / "detector.pt", log_every=25, loss_step=_detector_step)
 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader()
-    if resume:
-        model.load_state_dict(torch.load(resume))
-    loader = DataLoader(ReaderStream(synth_fraction=synth_fraction, seed=seed), batch_size=batch, num_workers=1,
-                        persistent_workers=True, prefetch_factor=4)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    model.train()
-    t0 = time.time()
-    correct = seen = 0
-    for step, (x, y) in enumerate(loader):
-        if step >= steps:
-            break
-        for g in opt.param_groups:
-            g["lr"] = cosine_lr(step, steps, lr)
-        out = model(x)
-        loss = lossf(out, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        correct += int((out.argmax(1) == y).sum())
-        seen += len(y)
-        if step % 100 == 0 or step == steps - 1:
-            print(f"reader {step:5d}/{steps} loss {float(loss):.3f} acc {correct / max(seen, 1):.3f} "
-                  f"(not-a-die share {float((y == NOT_A_DIE).float().mean()):.2f}) {time.time() - t0:.0f}s", flush=True)
-            correct = seen = 0
-        if step % 500 == 499:
-            torch.save(model.state_dict(), RUNS / "reader.pt")
-    torch.save(model.state_dict(), RUNS / "reader.pt")
-    return model.eval()
+    return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed), steps, batch=batch, lr=lr,
+               resume=resume, checkpoint=RUNS / "reader.pt", log_every=100, loss_step=_reader_step)
 
 
 def main(argv: list[str] | None = None) -> None:
