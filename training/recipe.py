@@ -7,7 +7,8 @@ Stages (each resumes from the previous one's checkpoint in runs/):
 2. detector 2000 + 1500 steps, reader 2500 + 1500 steps (half synthetic, half real);
 3. export, then mine hard negatives with that model (data/hard_negatives.npz);
 4. detector 1500 more steps; reader 1200 + 3000 more steps with the mined negatives; export;
-5. mine again with that model, reader 1500 more steps; export to models/.
+5. mine again with that model, reader 1500 more steps;
+6. detector 1200 and reader 2500 more steps at lower learning rates; export to models/.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("training.mine", "models", "--scenes", "300"),
     ("training.train", "reader", "--resume", "--reader-steps", "1500", "--reader-lr", "1e-3", "--synth", "0.4",
      "--seed", "13", "--threads", "2", "--out", "runs/stage"),
+    ("training.train", "detector", "--resume", "--det-steps", "1200", "--det-lr", "8e-4", "--seed", "17",
+     "--out", "runs/stage"),
+    ("training.train", "reader", "--resume", "--reader-steps", "2500", "--reader-lr", "1e-3", "--synth", "0.4",
+     "--seed", "19", "--out", "runs/stage"),
     ("training.export", "runs", "models"),
 )
 
