@@ -43,8 +43,8 @@ def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> 
 def mine(models: Path, *, scenes: int = 300, seed: int = 7) -> tuple[np.ndarray, int]:
     from vision.reader import DiceReader
 
+    # Raw detections (a lower threshold, no reader verdict): the reader must learn to refuse them.
     reader = DiceReader(models, min_score=0.15)
-    reader.not_a_die = -1  # keep what the reader would already reject too: mine raw detections
     crops = []
     samples = real_samples(DETECTOR_SETS)
     draw = synth_scene_source()

@@ -111,8 +111,6 @@ class DiceReader:
 
     def _classify(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 7) averaged over a quarter turn (pips read the same turned)."""
-        if not len(crops):
-            return np.zeros((0, 7), np.float32)
         batch = np.concatenate([crops, np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3)))])
         logits = self.reader.run(None, {"crops": batch})[0]
         p = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -125,9 +123,9 @@ class DiceReader:
         if min(image.shape[:2]) < 8:
             return Dice.empty()
         boxes, scores = self._detect(image)
-        probs = self._classify(self._crops(image, boxes))
         if not len(boxes):
             return Dice.empty()
+        probs = self._classify(self._crops(image, boxes))
         is_die = probs[:, self.not_a_die] < 0.5
         faces = probs[:, : self.not_a_die]
         values = faces.argmax(axis=1) + 1
