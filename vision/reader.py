@@ -16,6 +16,7 @@ import onnxruntime as ort
 
 from vision.detections import Dice, Die
 from vision.peaks import centre_peaks, drop_nested, suppress_duplicates
+from vision.sizes import grown_to, relative_sides, typical_side
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "detector.onnx"
@@ -41,7 +42,18 @@ class DiceReader:
     """Reads every die in a photo. Load once, call `read` for each photo (thread-safe)."""
 
     def __init__(self, models_dir: str | os.PathLike | None = None, *, threads: int | None = None,
-                 min_score: float = 0.25, low_confidence: float = 0.6) -> None:
+                 min_score: float = 0.3, max_not_a_die: float = 0.2, low_confidence: float = 0.6,
+                 reread_below: float = 0.85, min_relative_size: float = 0.65,
+                 keep_small_above: float = 0.9) -> None:
+        """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
+
+        The thresholds were chosen on the train photos (see models/README.md):
+        `min_score` is the detector's peak threshold; a box the face reader finds
+        "not a die" with probability `max_not_a_die` or more is dropped; a box smaller
+        than `reread_below` times the photo's typical die is read again from a crop of
+        typical size; one under `min_relative_size` is dropped unless read with a
+        confidence of at least `keep_small_above`.
+        """
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
         self.detector = _session(folder / DETECTOR_FILE, threads)
@@ -52,6 +64,10 @@ class DiceReader:
         self.crop_size = int(_meta(self.reader, "crop_size", 48))
         self.not_a_die = int(_meta(self.reader, "not_a_die_class", 6))
         self.min_score = min_score
+        self.max_not_a_die = max_not_a_die
+        self.reread_below = reread_below
+        self.min_relative_size = min_relative_size
+        self.keep_small_above = keep_small_above
         #: Dice under this confidence are shown to players as uncertain.
         self.low_confidence = low_confidence
 
@@ -126,13 +142,22 @@ class DiceReader:
         if not len(boxes):
             return Dice.empty()
         probs = self._classify(self._crops(image, boxes))
-        is_die = probs[:, self.not_a_die] < 0.5
+        typical = typical_side(boxes, (scores >= 0.5) & (probs[:, self.not_a_die] < 0.5))
+        relative = relative_sides(boxes, typical)
+        # A box well under the typical die often frames part of one (a single pip of a 2):
+        # a crop of the typical size shows the whole face.
+        small = relative < self.reread_below
+        if small.any():
+            probs[small] = self._classify(self._crops(image, grown_to(boxes[small], typical)))
         faces = probs[:, : self.not_a_die]
         values = faces.argmax(axis=1) + 1
         # Confidence of "this is a die showing this value": the reader's certainty,
         # tempered by a weak detection.
         conf = faces.max(axis=1) * np.minimum(1.0, scores / 0.5)
-        return Dice(boxes[is_die], values[is_die], conf[is_die]).sorted()
+        # Much smaller than the other dice and not clearly read: a pip, a side face, the table.
+        stray = (relative < self.min_relative_size) & (conf < self.keep_small_above)
+        keep = (probs[:, self.not_a_die] < self.max_not_a_die) & ~stray
+        return Dice(boxes[keep], values[keep], conf[keep]).sorted()
 
     def read_crop(self, image: np.ndarray) -> Die:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""
