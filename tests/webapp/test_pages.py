@@ -95,3 +95,29 @@ def test_an_unknown_game_page_is_a_404_page(client):
     resp = client.get("/g/not-a-game")
     assert resp.status_code == 404
     assert "Dieses Spiel gibt es nicht." in resp.get_data(as_text=True)
+
+
+def _finished_yahtzee() -> dict:
+    """A finished two-player game file: Anna fills every box from 6-6-6-5-5, Ben from 1-1-2-2-3."""
+    from scoring import Game, get_variant
+
+    game = Game.new("yahtzee", ["Anna", "Ben"])
+    for box in get_variant("yahtzee").boxes:
+        box_id = getattr(box, "id", box)
+        game = game.play({"player": "Anna", "dice": [6, 6, 6, 5, 5], "box": box_id})
+        game = game.play({"player": "Ben", "dice": [1, 1, 2, 2, 3], "box": box_id})
+    assert game.finished and game.winner == "Anna"
+    return game.to_dict()
+
+
+def test_the_start_page_marks_whose_turn_it_is_and_who_won(client):
+    open_id = new_game(client, players=["Cleo", "Dana"])["id"]
+    done = client.post("/api/games/import", json=_finished_yahtzee())
+    assert done.status_code == 201, done.json
+    html = client.get("/").get_data(as_text=True)
+    unfinished, finished = html.split("game-list")[1], html.split("game-list")[2]
+    assert f"/g/{open_id}" in unfinished and done.json["id"] not in unfinished
+    assert '<span class="chip chip-active">Cleo' in unfinished
+    assert '<span class="chip">Dana' in unfinished
+    assert done.json["id"] in finished
+    assert '<span class="chip chip-win">Anna' in finished and '<span class="chip">Ben' in finished
