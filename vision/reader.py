@@ -109,6 +109,7 @@ class DiceReader:
         Two passes: the full detector size finds small dice, half of it sees big close-up
         dice whole (where a single pip could pass for a small die showing 1). The half-size
         pass adds only big dice: there, two small touching dice could blur into one.
+        Dice that come out small in both get a closer look (`_zoom_pass`).
         """
         scale = self.input_side / max(image.shape[:2])
         small = _shrink(image, scale)
