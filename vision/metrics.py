@@ -123,3 +123,17 @@ def total(scores: Iterable[Score]) -> Score:
     for score in scores:
         result = result + score
     return result
+
+
+def unsure_counts(truth: Dice, predicted: Dice, low_confidence: float) -> tuple[int, int]:
+    """(mistakes, right dice) of one photo's reading that are marked unsure.
+
+    A mistake is a predicted die not read right: a wrong value or no such die. Players
+    check a die marked unsure (confidence under `low_confidence`), so a marked mistake
+    costs a tap and an unmarked one is a silent misread; a marked right die is a false alarm.
+    """
+    pairs = match_boxes(truth.boxes, predicted.boxes)
+    right = np.zeros(len(predicted), bool)
+    right[pairs[:, 1]] = truth.values[pairs[:, 0]] == predicted.values[pairs[:, 1]]
+    unsure = predicted.confidences < low_confidence
+    return int(np.sum(unsure & ~right)), int(np.sum(unsure & right))

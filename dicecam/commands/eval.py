@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.dataset import DatasetError, read_dataset
     from vision.decode import ImageError, load_image
     from vision.detections import Dice
-    from vision.metrics import match_boxes, score_photo, total
+    from vision.metrics import match_boxes, score_photo, total, unsure_counts
 
     try:
         photos = read_dataset(args.dataset, split=None if args.split == "all" else args.split)
@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     scores, unreadable, misses, seconds = [], 0, [], 0.0
+    unsure = [0, 0]  # mistakes, right dice marked unsure
     for photo in photos:
         try:
             image = load_image(photo.path)
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
             seconds += time.perf_counter() - start
         score = score_photo(photo.dice, predicted)
         scores.append(score)
+        unsure = [a + b for a, b in zip(unsure, unsure_counts(photo.dice, predicted, reader.low_confidence))]
         if not score.exact:
             misses.append(_miss_record(photo, predicted))
             if args.misses is not None and image is not None:
@@ -83,15 +85,17 @@ def run(args: argparse.Namespace) -> int:
     read_ms = 1000 * seconds / max(1, len(photos) - unreadable)
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": args.split, **result.to_dict(),
+                          "mistakes_unsure": unsure[0], "right_unsure": unsure[1],
                           "unreadable": unreadable, "ms_per_photo": round(read_ms, 1)}))
     else:
-        _print_table(args, result, unreadable, read_ms)
+        _print_table(args, result, unsure, reader.low_confidence, unreadable, read_ms)
     if args.misses is not None:
         _write_miss_list(args.misses, misses)
     return 2 if unreadable else 0
 
 
-def _print_table(args: argparse.Namespace, s, unreadable: int, read_ms: float) -> None:
+def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unreadable: int,
+                 read_ms: float) -> None:
     print(f"{args.dataset} (split {args.split}): {s.photos} photos, "
           f"{s.labelled} dice labelled, {s.predicted} found, {s.matched} matched, {s.right} read right")
     rows = [
@@ -103,6 +107,9 @@ def _print_table(args: argparse.Namespace, s, unreadable: int, read_ms: float) -
     ]
     for name, value, detail in rows:
         print(f"  {name:<16}{value:.4f}  {detail}".rstrip())
+    # Players check dice marked unsure: what matters is how many mistakes stay silent.
+    print(f"  {'marked unsure':<16}{unsure[0]}/{s.predicted - s.right} mistakes, "
+          f"{unsure[1]}/{s.right} right dice (confidence under {low_confidence})")
     print(f"  {'time per photo':<16}{read_ms:.1f} ms (recognition only)")
     if unreadable:
         print(f"  {unreadable} photo(s) could not be read and count as read wrong")

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.detections import Dice
-from vision.metrics import Score, match_boxes, score_photo, total
+from vision.metrics import Score, match_boxes, score_photo, total, unsure_counts
 
 
 def dice(*rows: tuple[int, tuple[float, float, float, float]]) -> Dice:
@@ -131,3 +131,21 @@ def test_matching_is_one_to_one_and_obeys_the_centre_rule(truth, predicted):
 @given(truth=_dice)
 def test_a_perfect_reading_is_exact(truth):
     assert score_photo(truth, truth).exact == 1
+
+
+@pytest.mark.parametrize(
+    ("confidences", "expected"),
+    [
+        # Readings: right 4 at A, wrong 3 (is 5) at B, an extra die at C.
+        pytest.param((0.9, 0.9, 0.9), (0, 0), id="all-sure"),
+        pytest.param((0.9, 0.5, 0.4), (2, 0), id="both-mistakes-marked"),
+        pytest.param((0.5, 0.9, 0.9), (0, 1), id="false-alarm"),
+        pytest.param((0.6, 0.59, 0.9), (1, 0), id="threshold-is-strict"),
+    ],
+)
+def test_unsure_counts_split_marked_mistakes_from_false_alarms(confidences, expected):
+    a, b, c = SQUARE, (200, 100, 240, 140), (300, 300, 340, 340)
+    truth = dice((4, a), (5, b))
+    predicted = Dice([a, b, c], [4, 3, 2], list(confidences))
+    assert unsure_counts(truth, predicted, 0.6) == expected
+    assert unsure_counts(truth, Dice.empty(), 0.6) == (0, 0)

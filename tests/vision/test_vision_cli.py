@@ -216,6 +216,12 @@ def test_eval_scores_and_draws_the_misses(capsys, reader, tmp_path):
     status, lines, _ = run_cli(capsys, "eval", str(root), "--misses", str(misses))
     assert status == 0
     assert any(line.startswith("  exact-roll rate 0.3333  1/3") for line in lines)
+    # Every die of the two wrong photos is a mistake; the right photo's dice are not.
+    wood_unsure = sum(d["confidence"] < reader.low_confidence for d in _reading(reader, WOOD))
+    crop_unsure = int(reader.read_crop(load_image(CROP.path)).confidence < reader.low_confidence)
+    byler_unsure = sum(d["confidence"] < reader.low_confidence for d in _reading(reader, BYLER))
+    assert (f"  marked unsure   {wood_unsure + crop_unsure}/{len(wrong) + 1} mistakes, "
+            f"{byler_unsure}/{len(_reading(reader, BYLER))} right dice") in "\n".join(lines)
     records = [json.loads(line) for line in (misses / "misses.jsonl").read_text().splitlines()]
     assert [r["image"] for r in records] == [f"img/{WOOD.path.name}", f"img/{CROP.path.name}"]
     assert records[1]["labelled"] == crop_wrong
