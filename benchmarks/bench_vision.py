@@ -5,9 +5,11 @@
 Each size runs in a fresh subprocess so that its peak memory (the kernel's resident
 high-water mark: OpenCV and onnxruntime allocate outside Python, where tracemalloc
 cannot see) is its own.
-The photos are a real sample photo (`sample_images/`, 21 dice) scaled to the photo's
-height and padded onto a wood-like table, with sensor-like noise, stored as JPEG
-(quality 92) like a phone would; they are made once, before the timed subprocesses.
+The photos are real sample photos (`sample_images/`) scaled to the photo's height and
+padded onto a wood-like table, with sensor-like noise, stored as JPEG (quality 92) like a
+phone would; they are made once, before the timed subprocesses. Two scenes: `busy`, 21
+small dice (each under 20 px for the detector's first look, so every size gets the closer
+look: the worst case), and `few`, 5 dice of a usual size in the frame.
 """
 
 from __future__ import annotations
@@ -25,11 +27,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ((640, 480), (1920, 1080), (4032, 3024))
-SOURCE = ROOT / "sample_images" / "byler_d6" / "IMG_20191208_111730.jpg"  # 21 dice
+SCENES = {
+    "busy": ROOT / "sample_images" / "byler_d6" / "IMG_20191208_111730.jpg",  # 21 small dice
+    "few": ROOT / "sample_images" / "matteop65_wood" / "valid_70.jpg",  # 5 dice
+}
 
 
-def table_photo(width: int, height: int, seed: int = 0):
-    """The source photo scaled to `height` and centred on a wood-grain table `width` wide."""
+def table_photo(width: int, height: int, seed: int = 0, source: Path = SCENES["busy"]):
+    """The source photo scaled to fit `height` (and `width`) and centred on a wood-grain table."""
     import cv2
     import numpy as np
 
@@ -41,11 +46,12 @@ def table_photo(width: int, height: int, seed: int = 0):
     shade = 0.85 + 0.1 * grain + 0.03 * noise
     wood = np.array([150, 190, 220], np.float32)  # BGR: light beech
     canvas = np.clip(shade[..., None] * wood, 0, 255).astype(np.uint8)
-    photo = cv2.imread(str(SOURCE))
-    side = min(height, width)
-    photo = cv2.resize(photo, (side, side), interpolation=cv2.INTER_AREA if side < photo.shape[0] else cv2.INTER_CUBIC)
-    x0, y0 = (width - side) // 2, (height - side) // 2
-    canvas[y0 : y0 + side, x0 : x0 + side] = photo
+    photo = cv2.imread(str(source))
+    fit = min(height / photo.shape[0], width / photo.shape[1])
+    ph, pw = round(photo.shape[0] * fit), round(photo.shape[1] * fit)
+    photo = cv2.resize(photo, (pw, ph), interpolation=cv2.INTER_AREA if fit < 1 else cv2.INTER_CUBIC)
+    x0, y0 = (width - pw) // 2, (height - ph) // 2
+    canvas[y0 : y0 + ph, x0 : x0 + pw] = photo
     # Sensor noise: without it a 12-megapixel JPEG is a fraction of a phone's and decodes too fast.
     canvas = cv2.add(canvas, rng.normal(0, 3, canvas.shape).astype(np.int16), dtype=cv2.CV_8U)
     ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -112,24 +118,25 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         photos = []
-        for width, height in SIZES:
-            photos.append(Path(tmp) / f"table_{width}x{height}.jpg")
-            photos[-1].write_bytes(table_photo(width, height))
-        for photo in photos:
+        for scene, source in SCENES.items():
+            for width, height in SIZES:
+                photos.append((scene, Path(tmp) / f"{scene}_{width}x{height}.jpg"))
+                photos[-1][1].write_bytes(table_photo(width, height, source=source))
+        for scene, photo in photos:
             row = _run_worker(photo, args)
             if row is None:
                 return 1
-            rows.append(row)
+            rows.append({"scene": scene, **row})
             if args.json:
                 print(json.dumps(row), flush=True)
     if not args.json:
         load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
         print(f"{args.repeats} repeats each; times in ms (median / p90); memory is the process's peak RSS; "
               f"CPUs: {os.cpu_count()}, load average before: {load}\n")
-        print("| photo | JPEG | decode | recognition | dice found | RSS after model load | peak RSS |")
-        print("|---|---|---|---|---|---|---|")
+        print("| scene | photo | JPEG | decode | recognition | dice found | RSS after model load | peak RSS |")
+        print("|---|---|---|---|---|---|---|---|")
         for r in rows:
-            print(f"| {r['size']} | {r['jpeg_kb']} KB | {r['decode']['median_ms']} / {r['decode']['p90_ms']} "
+            print(f"| {r['scene']} | {r['size']} | {r['jpeg_kb']} KB | {r['decode']['median_ms']} / {r['decode']['p90_ms']} "
                   f"| {r['recognition']['median_ms']} / {r['recognition']['p90_ms']} | {r['dice_found']} "
                   f"| {r['rss_after_load_mb']} MB | {r['peak_rss_mb']} MB |")
     return 0

@@ -20,25 +20,23 @@ def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0
     """Indices to keep: drop a box that overlaps a stronger one or holds its centre."""
     if not len(boxes):
         return np.zeros((0,), np.int64)
-    order = np.argsort(-scores)
+    boxes = np.asarray(boxes, np.float64)
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    keep: list[int] = []
+    ix = np.clip(np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1]), 0, None)
+    inter = ix * iy
+    overlap = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-6)
+    # Two dice can touch but their top faces never hold each other's centres.
+    inside = ((boxes[None, :, 0] < cx[:, None]) & (cx[:, None] < boxes[None, :, 2])
+              & (boxes[None, :, 1] < cy[:, None]) & (cy[:, None] < boxes[None, :, 3]))  # [i, j]: centre i in box j
+    clash = (overlap > iou) | inside  # [i, j]: i is a duplicate of j if j is kept and stronger
+    kept = np.zeros(len(boxes), bool)
+    order = np.argsort(-np.asarray(scores))
     for i in order:
-        dup = False
-        for j in keep:
-            ix = max(0.0, min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0]))
-            iy = max(0.0, min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1]))
-            inter = ix * iy
-            overlap = inter / max(area[i] + area[j] - inter, 1e-6)
-            # Two dice can touch but their top faces never hold each other's centres.
-            inside = boxes[j, 0] < cx[i] < boxes[j, 2] and boxes[j, 1] < cy[i] < boxes[j, 3]
-            if overlap > iou or inside:
-                dup = True
-                break
-        if not dup:
-            keep.append(int(i))
-    return np.array(keep, np.int64)
+        if not (clash[i] & kept).any():
+            kept[i] = True
+    return order[kept[order]].astype(np.int64)
 
 
 def drop_nested(boxes: np.ndarray, scores: np.ndarray, *, min_area_ratio: float = 2.0,

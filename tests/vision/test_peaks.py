@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vision.peaks import centre_peaks, suppress_duplicates
 
@@ -66,3 +68,31 @@ def test_a_nested_box_survives_a_much_weaker_container():
     boxes = np.array([[0, 0, 100, 100], [40, 40, 60, 60]], np.float32)
     assert drop_nested(boxes, np.array([0.1, 0.9], np.float32)).tolist() == [0, 1]
     assert drop_nested(np.zeros((0, 4), np.float32), np.zeros((0,), np.float32)).shape == (0,)
+
+
+_box = st.tuples(st.integers(0, 200), st.integers(0, 200), st.integers(4, 60), st.integers(4, 60)).map(
+    lambda t: [t[0], t[1], t[0] + t[2], t[1] + t[3]])
+
+
+def _clash(a: np.ndarray, b: np.ndarray, iou: float = 0.45) -> bool:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    return inter / union > iou or (b[0] < cx < b[2] and b[1] < cy < b[3])
+
+
+@given(st.lists(st.tuples(_box, st.floats(0.01, 1.0)), max_size=25))
+def test_kept_boxes_never_clash_and_each_dropped_box_clashes_with_a_stronger_kept_one(rows):
+    boxes = np.array([b for b, _ in rows], np.float32).reshape(-1, 4)
+    # Distinct scores: between equal ones, which box counts as the stronger is arbitrary.
+    scores = np.array([s for _, s in rows], np.float64) + np.arange(len(rows)) * 1e-3
+    keep = suppress_duplicates(boxes, scores).tolist()
+    assert len(set(keep)) == len(keep)
+    for i in keep:
+        for j in keep:
+            if i != j and scores[j] >= scores[i]:
+                assert not _clash(boxes[i], boxes[j])
+    for i in set(range(len(boxes))) - set(keep):
+        assert any(_clash(boxes[i], boxes[j]) and scores[j] >= scores[i] for j in keep)
