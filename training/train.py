@@ -45,13 +45,21 @@ def _rng(seed: int) -> np.random.Generator:
     return np.random.default_rng([seed, info.id if info else 0, int(time.time() * 1e6) % 2**31 if seed < 0 else 0])
 
 
-class DetectorStream(IterableDataset):
-    """Endless detector samples: real train photos and rendered scenes."""
+class _Stream(IterableDataset):
+    """Endless training samples from the train splits of `SETS` and rendered data."""
+
+    SETS: tuple[str, ...] = ()
 
     def __init__(self, *, synth_fraction: float, seed: int) -> None:
-        self.real = real_samples(DETECTOR_SETS)
+        self.real = real_samples(self.SETS)
         self.synth_fraction = synth_fraction
         self.seed = seed
+
+
+class DetectorStream(_Stream):
+    """Endless detector samples: real train photos and rendered scenes."""
+
+    SETS = DETECTOR_SETS
 
     def __iter__(self):
         rng = _rng(self.seed)
@@ -64,13 +72,10 @@ class DetectorStream(IterableDataset):
             yield detector_sample(s.image, s.boxes, rng)
 
 
-class ReaderStream(IterableDataset):
+class ReaderStream(_Stream):
     """Endless reader crops: real dice, rendered dice, and windows that are not a die."""
 
-    def __init__(self, *, synth_fraction: float, seed: int) -> None:
-        self.real = real_samples(READER_SETS)
-        self.synth_fraction = synth_fraction
-        self.seed = seed
+    SETS = READER_SETS
 
     def __iter__(self):
         rng = _rng(self.seed)

@@ -196,15 +196,20 @@
 
   var pickerTarget = null;  // index of the die being corrected, or -1 to add one
 
-  function openPicker(index) {
-    pickerTarget = index;
-    var faces = clear($('picker-faces'));
+  // Six big die-face buttons in `grid`, each carrying its value as data-<key>.
+  function fillFaceButtons(grid, key) {
+    var faces = clear(grid);
     for (var v = 1; v <= 6; v++) {
       var b = window.dieFace(v, 'button');
       b.classList.add('die-big');
-      b.dataset.pick = String(v);
+      b.dataset[key] = String(v);
       faces.appendChild(b);
     }
+  }
+
+  function openPicker(index) {
+    pickerTarget = index;
+    fillFaceButtons($('picker-faces'), 'pick');
     $('picker-remove').hidden = index < 0;
     $('picker').hidden = false;
   }
@@ -231,13 +236,7 @@
   var manualValues = [];
   function openManual() {
     manualValues = [];
-    var faces = clear($('manual-faces'));
-    for (var v = 1; v <= 6; v++) {
-      var b = window.dieFace(v, 'button');
-      b.classList.add('die-big');
-      b.dataset.add = String(v);
-      faces.appendChild(b);
-    }
+    fillFaceButtons($('manual-faces'), 'add');
     drawManual();
     $('manual').hidden = false;
   }
