@@ -1,6 +1,6 @@
 """How the reading holds up when photos change in ways other cameras, dice and rooms change them.
 
-    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR] [--json]
+    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR] [--option NAME=VALUE ...] [--json]
 
 dicecam is judged on photos from cameras, dice and tables it has never seen. The
 labelled sets cannot show that directly, but each photo can be changed the way such
@@ -51,10 +51,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("datasets", nargs="*", type=Path, default=list(DEFAULT_SETS))
     p.add_argument("--split", default="dev")
     p.add_argument("--models", type=Path, default=None)
-    p.add_argument("--no-zoom", action="store_true", help="without the reader's closer look at small dice")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a DiceReader setting, e.g. zoom_below=0 (no closer look at small dice)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    reader = DiceReader(args.models, **({"zoom_below": 0.0} if args.no_zoom else {}))
+    reader = DiceReader(args.models, **{name: float(value) for name, value in (o.split("=", 1) for o in args.option)})
     results = {folder.name: measure(reader, folder, args.split) for folder in args.datasets}
     if args.json:
         print(json.dumps(results))
