@@ -1,6 +1,6 @@
 """How the reading holds up when photos change in ways other cameras, dice and rooms change them.
 
-    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR] [--option NAME=VALUE ...] [--json]
+    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR] [--option NAME=VALUE ...] [--change NAME ...] [--json]
 
 dicecam is judged on photos from cameras, dice and tables it has never seen. The
 labelled sets cannot show that directly, but each photo can be changed the way such
@@ -31,11 +31,13 @@ from vision.reader import DiceReader  # noqa: E402
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
 
 
-def measure(reader: DiceReader, folder: Path, split: str | None) -> dict[str, dict[str, float]]:
-    """Read F1 and exact-roll rate of every change over one dataset folder."""
+def measure(reader: DiceReader, folder: Path, split: str | None,
+            changes: list[str] | None = None) -> dict[str, dict[str, float]]:
+    """Read F1 and exact-roll rate of each change (default: all) over one dataset folder."""
     photos = [(p, load_image(p.path)) for p in read_dataset(folder, split=split)]
     out = {}
-    for name, change in CHANGES.items():
+    for name in changes or CHANGES:
+        change = CHANGES[name]
         scores = []
         for photo, image in photos:
             changed, boxes = change(image, photo.dice.boxes)
@@ -53,10 +55,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--models", type=Path, default=None)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a DiceReader setting, e.g. zoom_below=0 (no closer look at small dice)")
+    p.add_argument("--change", action="append", choices=list(CHANGES), metavar="NAME",
+                   help="measure only this change (repeatable; default: all of them)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     reader = DiceReader(args.models, **{name: float(value) for name, value in (o.split("=", 1) for o in args.option)})
-    results = {folder.name: measure(reader, folder, args.split) for folder in args.datasets}
+    results = {folder.name: measure(reader, folder, args.split, args.change) for folder in args.datasets}
     if args.json:
         print(json.dumps(results))
         return
