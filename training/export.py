@@ -6,7 +6,7 @@ from pathlib import Path
 
 import torch
 
-from training.models import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader, ReaderEnsemble
+from training.models import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader
 from training.reader_data import CROP_SCALE
 
 OPSET = 17
@@ -35,7 +35,7 @@ def export_detector(model: DiceDetector, path: Path) -> None:
     _stamp(path, input_side=INPUT_SIDE, stride=STRIDE, outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
 
 
-def export_reader(model: FaceReader | ReaderEnsemble, path: Path) -> None:
+def export_reader(model: FaceReader, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, READER_SIZE, READER_SIZE)
     torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logits"],
@@ -45,28 +45,21 @@ def export_reader(model: FaceReader | ReaderEnsemble, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Export checkpoints from a training run: `python -m training.export runs/ models/ [--readers A.pt B.pt]`."""
+    """Export checkpoints from a training run: `python -m training.export runs/ models/`."""
     import argparse
 
     p = argparse.ArgumentParser(description=main.__doc__)
     p.add_argument("runs", type=Path, nargs="?", default=Path("runs"))
     p.add_argument("out", type=Path, nargs="?", default=Path("models"))
-    p.add_argument("--readers", nargs="+", default=["reader.pt"],
-                   help="reader checkpoints in RUNS; more than one are exported as one voting ensemble")
     args = p.parse_args(argv)
     if (args.runs / "detector.pt").is_file():
         det = DiceDetector()
         det.load_state_dict(torch.load(args.runs / "detector.pt"))
         export_detector(det, args.out / "detector.onnx")
-    found = [name for name in args.readers if (args.runs / name).is_file()]
-    if found and len(found) < len(args.readers):  # half an ensemble would ship unnoticed
-        p.error(f"missing reader checkpoints in {args.runs}: {sorted(set(args.readers) - set(found))}")
-    members = []
-    for name in found:
-        members.append(FaceReader())
-        members[-1].load_state_dict(torch.load(args.runs / name))
-    if members:
-        export_reader(members[0] if len(members) == 1 else ReaderEnsemble(members), args.out / "reader.onnx")
+    if (args.runs / "reader.pt").is_file():
+        rd = FaceReader()
+        rd.load_state_dict(torch.load(args.runs / "reader.pt"))
+        export_reader(rd, args.out / "reader.onnx")
 
 
 if __name__ == "__main__":

@@ -98,21 +98,3 @@ class FaceReader(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.classify(self.features(x))
-
-
-class ReaderEnsemble(nn.Module):
-    """Face readers trained apart, voting: the log of their mean class probabilities.
-
-    Readers trained from different seeds and schedules make different mistakes on
-    unseen dice; averaging their probabilities keeps what they agree on. The output is a
-    log-probability, so a softmax over it (what the runtime does to logits) gives back
-    the mean probabilities exactly.
-    """
-
-    def __init__(self, members: list[FaceReader]) -> None:
-        super().__init__()
-        self.members = nn.ModuleList(members)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        probs = torch.stack([m(x).softmax(dim=1) for m in self.members]).mean(dim=0)
-        return probs.clamp_min(1e-12).log()

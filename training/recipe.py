@@ -1,6 +1,6 @@
 """The whole recipe of the shipped model, as one command:
 
-    python -m training.recipe            # about 2 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 1.5 h on a 2-core CPU; writes models/
 
 Stages (each resumes from the previous one's checkpoint in runs/):
 1. render the synthetic crop cache (data/synth_crops.npz);
@@ -8,9 +8,7 @@ Stages (each resumes from the previous one's checkpoint in runs/):
 3. export, then mine hard negatives with that model (data/hard_negatives.npz);
 4. detector 1500 more steps; reader 1200 + 3000 more steps with the mined negatives; export;
 5. mine again with that model, reader 1500 more steps;
-6. detector 1200 and reader 2500 more steps at lower learning rates;
-7. a second reader, 9000 steps from scratch in one schedule with the mined negatives
-   from the start; export to models/ with both readers voting as one ONNX file.
+6. detector 1200 and reader 2500 more steps at lower learning rates; export to models/.
 """
 
 from __future__ import annotations
@@ -42,9 +40,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
      "--out", "runs/stage"),
     ("training.train", "reader", "--resume", "--reader-steps", "2500", "--reader-lr", "1e-3", "--synth", "0.4",
      "--seed", "19", "--out", "runs/stage"),
-    ("training.train", "reader", "--second-reader", "--reader-steps", "9000", "--reader-lr", "3e-3", "--synth", "0.4",
-     "--seed", "29", "--out", "runs/stage"),
-    ("training.export", "runs", "models", "--readers", "reader.pt", "reader_b.pt"),
+    ("training.export", "runs", "models"),
 )
 
 

@@ -158,12 +158,11 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
                resume=resume, checkpoint=RUNS / "detector.pt", log_every=25, loss_step=_detector_step)
 
 
-def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                 checkpoint: Path = RUNS / "reader.pt") -> FaceReader:
+def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader()
     return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed), steps, batch=batch, lr=lr,
-               resume=resume, checkpoint=checkpoint, log_every=100, loss_step=_reader_step)
+               resume=resume, checkpoint=RUNS / "reader.pt", log_every=100, loss_step=_reader_step)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -180,8 +179,6 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--resume", action="store_true", help="start from runs/*.pt")
     p.add_argument("--out", type=Path, default=Path("models"))
-    p.add_argument("--second-reader", action="store_true",
-                   help="train the ensemble's second reader (runs/reader_b.pt) instead of the first")
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     RUNS.mkdir(exist_ok=True)
@@ -192,11 +189,9 @@ def main(argv: list[str] | None = None) -> None:
                              resume=RUNS / "detector.pt" if args.resume else None)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
-        checkpoint = RUNS / ("reader_b.pt" if args.second_reader else "reader.pt")
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
-                          resume=checkpoint if args.resume else None, checkpoint=checkpoint)
-        if not args.second_reader:  # the ensemble is exported from runs/ by training.export
-            export_reader(rd, args.out / "reader.onnx")
+                          resume=RUNS / "reader.pt" if args.resume else None)
+        export_reader(rd, args.out / "reader.onnx")
 
 
 if __name__ == "__main__":

@@ -56,20 +56,3 @@ def test_onnx_detector_matches_torch(exported):
 def test_missing_model_is_named():
     with pytest.raises(FileNotFoundError, match="detector.onnx"):
         DiceReader("/nonexistent/models")
-
-
-def test_exported_ensemble_gives_the_mean_of_its_readers(tmp_path):
-    import onnxruntime as ort
-
-    from training.models import ReaderEnsemble
-
-    torch.manual_seed(3)
-    members = [FaceReader().eval(), FaceReader().eval()]
-    export_reader(ReaderEnsemble(members), tmp_path / "reader.onnx")
-    x = np.random.default_rng(4).random((5, 3, READER_SIZE, READER_SIZE), dtype=np.float32)
-    with torch.no_grad():
-        expected = np.mean([m(torch.from_numpy(x)).softmax(dim=1).numpy() for m in members], axis=0)
-    logits = ort.InferenceSession(str(tmp_path / "reader.onnx")).run(None, {"crops": x})[0]
-    got = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
-    np.testing.assert_allclose(got, expected, atol=1e-5)
-    assert not np.allclose(expected, members[0](torch.from_numpy(x)).softmax(dim=1).detach().numpy(), atol=1e-3)
