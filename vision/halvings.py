@@ -33,7 +33,7 @@ class Halvings:
                                            interpolation=cv2.INTER_AREA))
         return self._levels[min(k, len(self._levels) - 1)]
 
-    def for_scale(self, scale: float, *, keep: float = 2.0) -> tuple[np.ndarray, float]:
+    def for_scale(self, scale: float, *, keep: float = 1.0) -> tuple[np.ndarray, float]:
         """The smallest halving still `keep` times the size that `scale` asks of the photo.
 
         Returns it and its own scale relative to the photo (its width over the photo's).

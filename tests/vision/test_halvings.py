@@ -29,26 +29,29 @@ def test_a_halving_averages_2x2_blocks():
     assert (half[:, :16] == 4).all() and (half[:, 16:] == 200).all()
 
 
-@pytest.mark.parametrize("side, scale, expect_level", [
-    (4032, 512 / 4032, 1),   # a 12 MP photo for the detector's first look: from its half
-    (4032, 0.217, 1),        # the closer look at small dice in it
-    (1920, 512 / 1920, 0),   # half a full HD frame would be under twice the detector's size
-    (640, 0.8, 0),
-    (8192, 0.05, 3),
+@pytest.mark.parametrize("side, scale, keep, expect_level", [
+    (4032, 512 / 4032, 2.0, 1),  # a 12 MP photo for the detector's first look: from its half
+    (4032, 0.217, 1.0, 2),       # the closer look at small dice in it: from its quarter
+    (1920, 512 / 1920, 2.0, 0),  # half a full HD frame would be under twice the detector's size
+    (1920, 512 / 1920, 1.0, 1),
+    (640, 0.8, 1.0, 0),
+    (640, 1.6, 1.0, 0),          # enlarging starts from the photo
+    (8192, 0.05, 2.0, 3),
 ])
-def test_each_pass_starts_from_the_smallest_halving_twice_its_size(side, scale, expect_level):
+def test_each_pass_starts_from_the_smallest_halving_big_enough(side, scale, keep, expect_level):
     photo = Halvings(np.zeros((side * 3 // 4, side, 3), np.uint8))
-    source, own = photo.for_scale(scale)
+    source, own = photo.for_scale(scale, keep=keep)
     assert source is photo.level(expect_level)
     assert own == source.shape[1] / side
 
 
 @settings(max_examples=60, deadline=None)
-@given(width=st.integers(64, 5000), height=st.integers(64, 5000), scale=st.floats(0.01, 3.0))
-def test_the_source_always_keeps_twice_the_detail_asked_for(width, height, scale):
+@given(width=st.integers(64, 5000), height=st.integers(64, 5000), scale=st.floats(0.01, 3.0),
+       keep=st.sampled_from([1.0, 2.0]))
+def test_the_source_always_keeps_the_detail_asked_for(width, height, scale, keep):
     photo = Halvings(np.zeros((height, width), np.uint8))
-    source, own = photo.for_scale(scale)
+    source, own = photo.for_scale(scale, keep=keep)
     assert min(source.shape) >= photo.min_side
-    # Not halved below twice the asked size (rounding of odd sides aside), and not one halving too few.
-    assert own >= min(1.0, 2 * scale) * 0.99
-    assert own / 2 < 2 * scale or min(source.shape) // 2 < photo.min_side
+    # Not halved below `keep` times the asked size (rounding of odd sides aside), and not one halving too few.
+    assert own >= min(1.0, keep * scale) * 0.99
+    assert own / 2 < keep * scale or min(source.shape) // 2 < photo.min_side
