@@ -39,7 +39,7 @@ class Halvings:
         Returns it and its own scale relative to the photo (its width over the photo's).
         """
         k = 0
-        while scale * 2 ** (k + 1) * keep <= 1.0 and min(self.photo.shape[:2]) >> (k + 1) >= self.min_side:
+        while scale * 2 ** (k + 1) * keep <= 1.0:
             k += 1
-        image = self.level(k)
+        image = self.level(k)  # no smaller than `min_side` allows
         return image, image.shape[1] / self.photo.shape[1]
