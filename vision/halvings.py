@@ -38,6 +38,8 @@ class Halvings:
 
         Returns it and its own scale relative to the photo (its width over the photo's).
         """
+        if not scale > 0:
+            raise ValueError(f"a scale must be positive, not {scale}")
         k = 0
         while scale * 2 ** (k + 1) * keep <= 1.0:
             k += 1

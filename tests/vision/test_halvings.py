@@ -55,3 +55,9 @@ def test_the_source_always_keeps_the_detail_asked_for(width, height, scale, keep
     # Not halved below `keep` times the asked size (rounding of odd sides aside), and not one halving too few.
     assert own >= min(1.0, keep * scale) * 0.99
     assert own / 2 < keep * scale or min(source.shape) // 2 < photo.min_side
+
+
+@pytest.mark.parametrize("scale", [0.0, -0.5, float("nan")])
+def test_a_scale_that_is_not_positive_is_refused(scale):
+    with pytest.raises(ValueError, match="positive"):
+        Halvings(np.zeros((100, 100), np.uint8)).for_scale(scale)
