@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,15 @@ def grow_to_face(boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.concatenate([c - half, c + half], axis=1).astype(np.float32)
 
 
+def held_out(name: str, fraction: float) -> bool:
+    """Whether photo `name` belongs to the held-out part (`fraction` of it) of a train split.
+
+    Decided by a hash of the name, so every run and every tool holds out the same photos:
+    models can be compared on them without looking at the dev split.
+    """
+    return zlib.crc32(name.encode("utf-8")) / 2**32 < fraction
+
+
 @dataclass(frozen=True)
 class Sample:
     """One labelled photo: BGR image, boxes (N, 4) and values (N,); boxes may be None for crops."""
@@ -50,17 +60,19 @@ class Sample:
     readable: np.ndarray | None = None
 
 
-def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True) -> list[Sample]:
+def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True,
+               holdout: float = 0.0) -> list[Sample]:
     """All photos of `dataset` whose split is `split` ("train" or "dev").
 
     With `faces`, boxes that cover only the pips are grown to the top face (see `grow_to_face`).
+    `holdout` leaves out that fraction of the photos (see `held_out`).
     """
     folder = Path(root) / dataset
     samples = []
     with open(folder / "labels.jsonl", encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
-            if row["split"] != split:
+            if row["split"] != split or held_out(row["image"], holdout):
                 continue
             image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
             if image is None:

@@ -13,10 +13,11 @@ DETECTOR_SETS = ("byler_d6", "matteop65_wood")
 READER_SETS = ("byler_d6", "matteop65_wood", "chase_dji")
 
 
-def real_samples(sets: tuple[str, ...], split: str = "train") -> list[Sample]:
+def real_samples(sets: tuple[str, ...], split: str = "train", *, holdout: float = 0.0) -> list[Sample]:
+    """The photos of `sets` in `split`, less the held-out fraction `holdout` of each."""
     out: list[Sample] = []
     for name in sets:
-        out.extend(load_split(name, split))
+        out.extend(load_split(name, split, holdout=holdout))
     return out
 
 

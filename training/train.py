@@ -50,10 +50,22 @@ class _Stream(IterableDataset):
 
     SETS: tuple[str, ...] = ()
 
-    def __init__(self, *, synth_fraction: float, seed: int) -> None:
-        self.real = real_samples(self.SETS)
+    def __init__(self, *, synth_fraction: float, seed: int, holdout: float = 0.0,
+                 weights: dict[str, float] | None = None) -> None:
+        self.real: list = []
+        share: list[float] = []
+        for name in self.SETS:
+            photos = real_samples((name,), holdout=holdout)
+            self.real.extend(photos)
+            share.extend([(weights or {}).get(name, 1.0)] * len(photos))
+        # Photos are drawn in proportion to their set's weight (1: as often as any photo).
+        self.cumulative = np.cumsum(share) / np.sum(share)
         self.synth_fraction = synth_fraction
         self.seed = seed
+
+    def real_photo(self, rng: np.random.Generator):
+        """One real train photo, drawn by the sets' weights."""
+        return self.real[min(int(np.searchsorted(self.cumulative, rng.random(), side="right")), len(self.real) - 1)]
 
 
 class DetectorStream(_Stream):
@@ -68,7 +80,7 @@ class DetectorStream(_Stream):
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
             else:
-                s = self.real[int(rng.integers(len(self.real)))]
+                s = self.real_photo(rng)
             yield detector_sample(s.image, s.boxes, rng)
 
 
@@ -94,7 +106,7 @@ class ReaderStream(_Stream):
             if scene is not None and r < self.synth_fraction + 0.1:
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
             else:
-                s = self.real[int(rng.integers(len(self.real)))]
+                s = self.real_photo(rng)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
                                    exact_boxes=s.exact_boxes, readable=s.readable)
             for img, label in pairs[:: max(1, len(pairs) // 4)]:
@@ -151,18 +163,20 @@ def _reader_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str
     return _reader_loss(out, y), f"acc {acc:.3f} (not-a-die share {float((y == NOT_A_DIE).float().mean()):.2f})"
 
 
-def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> DiceDetector:
+def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
+                   runs: Path = RUNS, **stream: object) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector()
-    return fit(model, DetectorStream(synth_fraction=synth_fraction, seed=seed), steps, batch=batch, lr=lr,
-               resume=resume, checkpoint=RUNS / "detector.pt", log_every=25, loss_step=_detector_step)
+    return fit(model, DetectorStream(synth_fraction=synth_fraction, seed=seed, **stream), steps, batch=batch, lr=lr,
+               resume=resume, checkpoint=runs / "detector.pt", log_every=25, loss_step=_detector_step)
 
 
-def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None) -> FaceReader:
+def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
+                 runs: Path = RUNS, **stream: object) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader()
-    return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed), steps, batch=batch, lr=lr,
-               resume=resume, checkpoint=RUNS / "reader.pt", log_every=100, loss_step=_reader_step)
+    return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed, **stream), steps, batch=batch, lr=lr,
+               resume=resume, checkpoint=runs / "reader.pt", log_every=100, loss_step=_reader_step)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -177,20 +191,27 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--synth", type=float, default=0.5, help="share of synthetic photos/crops")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--resume", action="store_true", help="start from runs/*.pt")
+    p.add_argument("--resume", action="store_true", help="start from the checkpoints in --runs")
+    p.add_argument("--runs", type=Path, default=RUNS, help="folder of the checkpoints (default: runs/)")
     p.add_argument("--out", type=Path, default=Path("models"))
+    p.add_argument("--holdout", type=float, default=0.0,
+                   help="leave this fraction of each train split out, to compare models on (training.data.held_out)")
+    p.add_argument("--weight", action="append", default=[], metavar="SET=W",
+                   help="draw this photo set's photos W times as often (repeatable)")
     args = p.parse_args(argv)
+    weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
+    stream = {"holdout": args.holdout, "weights": weights}
     torch.set_num_threads(args.threads)
-    RUNS.mkdir(exist_ok=True)
+    args.runs.mkdir(parents=True, exist_ok=True)
     from training.export import export_detector, export_reader
 
     if args.what in ("all", "detector"):
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,
-                             resume=RUNS / "detector.pt" if args.resume else None)
+                             resume=args.runs / "detector.pt" if args.resume else None, runs=args.runs, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
-                          resume=RUNS / "reader.pt" if args.resume else None)
+                          resume=args.runs / "reader.pt" if args.resume else None, runs=args.runs, **stream)
         export_reader(rd, args.out / "reader.onnx")
 
 
