@@ -58,6 +58,8 @@ class _Stream(IterableDataset):
             photos = real_samples((name,), holdout=holdout)
             self.real.extend(photos)
             share.extend([(weights or {}).get(name, 1.0)] * len(photos))
+        if min(share, default=0.0) < 0 or sum(share) <= 0:
+            raise ValueError(f"set weights must be 0 or more, and leave some photos to draw: {weights}")
         # Photos are drawn in proportion to their set's weight (1: as often as any photo).
         self.cumulative = np.cumsum(share) / np.sum(share)
         self.synth_fraction = synth_fraction

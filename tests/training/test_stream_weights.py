@@ -1,0 +1,59 @@
+"""Training streams draw real photos by their set's weight and leave the held-out ones out."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="training needs the `train` extra")
+
+import training.train as train  # noqa: E402
+from training.data import Sample  # noqa: E402
+
+
+@pytest.fixture
+def fake_sets(monkeypatch):
+    """Two photo sets of 10 and 30 photos; records the holdout each was asked for."""
+    asked = []
+
+    def real_samples(sets, split="train", *, holdout=0.0):
+        (name,) = sets
+        asked.append(holdout)
+        count = {"byler_d6": 10, "matteop65_wood": 30}[name]
+        return [Sample(np.zeros((4, 4, 3), np.uint8), None, np.array([1]), f"{name}/{i}") for i in range(count)]
+
+    monkeypatch.setattr(train, "real_samples", real_samples)
+    return asked
+
+
+def _draws(stream, n=4000):
+    rng = np.random.default_rng(0)
+    return Counter(stream.real_photo(rng).name.split("/")[0] for _ in range(n))
+
+
+def test_every_photo_is_as_likely_by_default(fake_sets):
+    counts = _draws(train.DetectorStream(synth_fraction=0.0, seed=0))
+    assert 0.2 < counts["byler_d6"] / 4000 < 0.3  # 10 of 40 photos
+
+
+def test_a_weight_draws_a_set_that_much_more_often(fake_sets):
+    counts = _draws(train.DetectorStream(synth_fraction=0.0, seed=0, weights={"byler_d6": 3.0}))
+    assert 0.45 < counts["byler_d6"] / 4000 < 0.55  # 30 of 60 shares
+
+
+def test_a_zero_weight_leaves_a_set_out(fake_sets):
+    counts = _draws(train.DetectorStream(synth_fraction=0.0, seed=0, weights={"matteop65_wood": 0.0}))
+    assert set(counts) == {"byler_d6"}
+
+
+def test_the_holdout_reaches_every_set(fake_sets):
+    train.DetectorStream(synth_fraction=0.0, seed=0, holdout=0.2)
+    assert fake_sets == [0.2, 0.2]
+
+
+@pytest.mark.parametrize("weights", [{"byler_d6": 0.0, "matteop65_wood": 0.0}, {"byler_d6": -1.0}])
+def test_weights_that_leave_nothing_to_draw_are_refused(fake_sets, weights):
+    with pytest.raises(ValueError, match="weights"):
+        train.DetectorStream(synth_fraction=0.0, seed=0, weights=weights)
