@@ -20,6 +20,7 @@ import torch
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 from training.augment import photometric
+from training.data import Sample
 from training.detector_data import detector_sample
 from training.losses import detector_loss
 from training.models import NOT_A_DIE, DiceDetector, FaceReader
@@ -52,7 +53,7 @@ class _Stream(IterableDataset):
 
     def __init__(self, *, synth_fraction: float, seed: int, holdout: float = 0.0,
                  weights: dict[str, float] | None = None) -> None:
-        self.real: list = []
+        self.real: list[Sample] = []
         share: list[float] = []
         for name in self.SETS:
             photos = real_samples((name,), holdout=holdout)
@@ -65,7 +66,7 @@ class _Stream(IterableDataset):
         self.synth_fraction = synth_fraction
         self.seed = seed
 
-    def real_photo(self, rng: np.random.Generator):
+    def real_photo(self, rng: np.random.Generator) -> Sample:
         """One real train photo, drawn by the sets' weights."""
         return self.real[min(int(np.searchsorted(self.cumulative, rng.random(), side="right")), len(self.real) - 1)]
 
