@@ -170,10 +170,10 @@ class DiceReader:
 
     # -- reading ---------------------------------------------------------------------
     def _crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        h, w = image.shape[:2]
+        """Reader inputs (N, 3, crop_size, crop_size) in 0..1: each box grown by `crop_scale`, squared."""
         out = np.empty((len(boxes), 3, self.crop_size, self.crop_size), np.float32)
-        for i, (x0, y0, x1, y1) in enumerate(boxes):
-            side = max(x1 - x0, y1 - y0) * self.crop_scale
+        sides = longer_sides(boxes) * self.crop_scale
+        for i, ((x0, y0, x1, y1), side) in enumerate(zip(boxes, sides)):
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
             out[i] = _square_crop(image, cx, cy, side, self.crop_size).transpose(2, 0, 1)
         return out * np.float32(1 / 255)
