@@ -153,6 +153,9 @@ class Material:
     corner: float = 0.12
     engraved: bool = False
     square_pips: bool = False
+    #: Light caught on the wall of a drilled pip: a bright crescent (0 none, 1 white) at this angle.
+    glint: float = 0.0
+    glint_angle: float = 0.0
 
 
 def _c(bgr) -> tuple[float, float, float]:
@@ -176,9 +179,10 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
     corner = float(rng.uniform(0.05, 0.35))  # sharp-ish to strongly rounded
     if clean:
         return Material(_WHITE, _BLACK, _BLACK, _BLACK, pip_radius=0.11, corner=0.1)
-    kind = rng.choice(6, p=[0.34, 0.25, 0.09, 0.12, 0.12, 0.08])
+    kind = rng.choice(7, p=[0.31, 0.23, 0.08, 0.11, 0.11, 0.08, 0.08])
     marble = None
     opacity, gloss, shin = 1.0, float(rng.uniform(0.05, 0.35)), float(rng.uniform(8, 40))
+    engraved, glint = bool(rng.random() < 0.3), 0.0
     if kind == 0:  # white or ivory, black pips
         body = jitter_color(rng, _WHITE if rng.random() < 0.6 else _COLOURS["ivory"], 0.06)
         pip = jitter_color(rng, _BLACK, 0.3) if rng.random() < 0.85 else jitter_color(
@@ -191,6 +195,7 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
     elif kind == 2:  # black
         body = jitter_color(rng, _COLOURS["black"], 0.3)
         pip = jitter_color(rng, (_WHITE, _RED, (30, 200, 230), (40, 170, 220))[rng.integers(4)], 0.1)
+        glint = float(rng.uniform(0.3, 0.9)) if engraved and rng.random() < 0.5 else 0.0
     elif kind == 3:  # translucent (casino style)
         name = ("red", "blue", "green", "purple", "yellow", "grey")[rng.integers(6)]
         body = jitter_color(rng, _COLOURS[name], 0.15)
@@ -206,11 +211,20 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         marble = _c(jitter_color(rng, _COLOURS[names[b]], 0.15))
         mean = (body.mean() + np.mean(marble)) / 2
         pip = jitter_color(rng, _BLACK if mean > 140 else (_WHITE if rng.random() < 0.7 else (60, 180, 220)), 0.1)
-    else:  # pearlescent
+    elif kind == 5:  # pearlescent
         body = jitter_color(rng, tuple(rng.uniform(120, 250, 3)), 0.05)
         marble = _c(np.clip(body * rng.uniform(0.8, 1.15, 3), 0, 255))
         pip = jitter_color(rng, _BLACK if body.mean() > 140 else _WHITE, 0.1)
         gloss = float(rng.uniform(0.3, 0.6))
+    else:  # smoke: dark and cloudy, pips in red, white or gold that sit low against the body
+        body = jitter_color(rng, (float(rng.uniform(25, 80)),) * 3, 0.15)
+        if rng.random() < 0.5:
+            marble = _c(np.clip(body * rng.uniform(1.3, 2.2), 0, 255))  # lighter swirls in the smoke
+        pip = jitter_color(rng, (_RED, _WHITE, (40, 170, 220))[rng.choice(3, p=[0.6, 0.25, 0.15])], 0.15)
+        opacity = float(rng.uniform(0.7, 0.95))
+        gloss, shin = float(rng.uniform(0.3, 0.6)), float(rng.uniform(20, 60))
+        engraved = True
+        glint = float(rng.uniform(0.3, 0.9)) if rng.random() < 0.7 else 0.0
     one_pip, four_pip, one_scale = pip, pip, 1.0
     u = rng.random()
     if u < 0.08:  # Asian style: red one and four
@@ -223,7 +237,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
     return Material(
         _c(body), _c(pip), _c(one_pip), _c(four_pip), one_scale, pip_r, spread, opacity,
         marble, float(rng.uniform(0.5, 2.5)), float(rng.uniform(0.3, 1.0)), gloss, shin, corner,
-        engraved=bool(rng.random() < 0.3), square_pips=bool(rng.random() < 0.06),
+        engraved=engraved, square_pips=bool(rng.random() < 0.06),
+        glint=glint, glint_angle=float(rng.uniform(0, 360)),
     )
 
 
@@ -290,6 +305,10 @@ def face_texture(
             rim = tuple(float(v) * 0.45 for v in mat.body)
             cv2.circle(img, centre, int(r * 1.12 * sh), rim, -1, cv2.LINE_AA, 4)
         cv2.circle(img, centre, int(r * sh), colour, -1, cv2.LINE_AA, 4)
+        if mat.glint > 0:  # the same side of every pip catches the lamp
+            bright = tuple(float(c) + (255 - float(c)) * mat.glint for c in colour)
+            rim = int(r * 0.8 * sh)
+            cv2.ellipse(img, centre, (rim, rim), mat.glint_angle, 0, 130, bright, max(1, int(r * 0.3)), cv2.LINE_AA, 4)
         cv2.circle(pipmask, centre, int(r * sh), 255, -1, cv2.LINE_AA, 4)
     alpha, shade = _face_shading(t, int(round(mat.corner * 100)), int(round(bevel * 100)))
     col = img.astype(np.float32) * np.float32(diffuse)

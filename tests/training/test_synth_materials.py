@@ -1,0 +1,40 @@
+"""Die materials: the smoke dice with painted pips that catch the light."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from training.synth_dice import _PIPS, Material, face_texture, random_material
+
+RED = (40.0, 30.0, 200.0)
+SMOKE = (45.0, 45.0, 45.0)
+
+
+def _face(glint: float, value: int = 5, t: int = 96) -> np.ndarray:
+    mat = Material(SMOKE, RED, RED, RED, pip_radius=0.12, engraved=True, glint=glint, glint_angle=30.0)
+    return face_texture(np.random.default_rng(0), value, t, mat, diffuse=1.0, spec=0.0, bevel=0.1)
+
+
+def test_smoke_dice_are_drawn_among_the_materials() -> None:
+    rng = np.random.default_rng(0)
+    mats = [random_material(rng) for _ in range(400)]
+    smoke = [m for m in mats if np.mean(m.body) < 95 and m.opacity < 1 and m.engraved]
+    assert len(smoke) >= 10
+    assert any(m.glint > 0 for m in smoke)
+    assert any(m.pip[2] > 150 > m.pip[1] for m in smoke)  # red pips among them
+
+
+def test_a_glint_brightens_the_pips_and_nothing_else() -> None:
+    t = 96
+    plain, lit = _face(0.0, t=t), _face(0.8, t=t)
+    changed = np.abs(lit[..., :3] - plain[..., :3]).max(axis=2) > 1.0
+    assert (lit[..., :3] - plain[..., :3])[changed].min() >= -1.0  # only ever brighter
+    assert changed.sum() > 5 * 10  # every one of the five pips shows it
+    ys, xs = np.nonzero(changed)
+    centres = np.array([((0.5 + 0.27 * px) * t, (0.5 + 0.27 * py) * t) for px, py in _PIPS[5]])
+    nearest = np.min(np.hypot(xs[:, None] - centres[None, :, 0], ys[:, None] - centres[None, :, 1]), axis=1)
+    assert nearest.max() <= 0.12 * t * 1.1 + 1.5  # inside a pip's rim
+
+
+def test_no_glint_by_default() -> None:
+    assert Material(SMOKE, RED, RED, RED).glint == 0.0
