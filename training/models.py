@@ -86,15 +86,16 @@ class FaceReader(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            conv_bn(3, 24, s=2),            # 24: pips are still 2+ px here
-            conv_bn(24, 32),
-            conv_bn(32, 48, s=2),           # 12
-            conv_bn(48, 48),
-            conv_bn(48, 96, s=2),           # 6
-            conv_bn(96, 96),
+            conv_bn(3, 16),                 # 48: full resolution first, for small dark pips
+            conv_bn(16, 32, s=2),           # 24
+            conv_bn(32, 32),
+            conv_bn(32, 64, s=2),           # 12
+            conv_bn(64, 64),
+            conv_bn(64, 128, s=2),          # 6
+            conv_bn(128, 128),
             nn.AdaptiveAvgPool2d(1),
         )
-        self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7))
+        self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.classify(self.features(x))

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from vision.detections import Dice
+from vision.detections import UNSURE_BELOW, Dice
 
 # BGR
 CONFIDENT = (60, 200, 60)
@@ -29,7 +29,7 @@ def annotate(
     dice: Dice,
     *,
     keep: Iterable[int] | None = None,
-    low_confidence: float = 0.6,
+    low_confidence: float = UNSURE_BELOW,
 ) -> np.ndarray:
     """A BGR copy of `image` with each die's box and value drawn on it.
 
@@ -58,7 +58,7 @@ def annotate_misses(
     labelled: Dice,
     pairs: np.ndarray,
     *,
-    low_confidence: float = 0.6,
+    low_confidence: float = UNSURE_BELOW,
 ) -> np.ndarray:
     """Show where a reading differs from its labels.
 

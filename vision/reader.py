@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.detections import Dice, Die
+from vision.detections import UNSURE_BELOW, Dice, Die
 from vision.halvings import Halvings
 from vision.peaks import centre_peaks, drop_nested, suppress_duplicates
 from vision.sizes import grown_to, longer_sides, relative_sides, typical_side
@@ -46,7 +46,7 @@ class DiceReader:
     """Reads every die in a photo. Load once, call `read` for each photo (thread-safe)."""
 
     def __init__(self, models_dir: str | os.PathLike | None = None, *, threads: int | None = None,
-                 min_score: float = 0.3, max_not_a_die: float = 0.2, low_confidence: float = 0.6,
+                 min_score: float = 0.3, max_not_a_die: float = 0.2, low_confidence: float = UNSURE_BELOW,
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.9, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.9) -> None:

@@ -10,6 +10,8 @@ import cv2
 import numpy as np
 from flask import Flask
 
+from vision.detections import UNSURE_BELOW
+
 # Phones upload about 2000 px on the long side; bigger photos (from API clients)
 # are shrunk for reading and annotating, while the original is kept as evidence.
 WORK_LONG_SIDE = 2000
@@ -72,7 +74,7 @@ def read_photo(app: Flask, image: np.ndarray) -> Reading:
     start = time.perf_counter()
     dice = reader.read(image)
     read_ms = (time.perf_counter() - start) * 1000
-    low = float(getattr(reader, "low_confidence", 0.6))
+    low = float(getattr(reader, "low_confidence", UNSURE_BELOW))
     drawn = annotate(image, dice, low_confidence=low)
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:

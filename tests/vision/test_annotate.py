@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.annotate import CONFIDENT, KEEP, MISSED, UNCERTAIN, WRONG, annotate, annotate_misses
-from vision.detections import Dice
+from vision.detections import UNSURE_BELOW, Dice
 from vision.metrics import match_boxes
 
 
@@ -53,9 +53,9 @@ def test_uncertain_die_gets_a_dashed_orange_box():
 
 
 def test_the_confidence_line_can_be_moved():
-    die = dice((4, (100, 200, 160, 260), 0.7))
+    die = dice((4, (100, 200, 160, 260), UNSURE_BELOW + 0.05))
     assert near(annotate(table(), die), CONFIDENT).any()
-    assert near(annotate(table(), die, low_confidence=0.8), UNCERTAIN).any()
+    assert near(annotate(table(), die, low_confidence=UNSURE_BELOW + 0.1), UNCERTAIN).any()
 
 
 def test_uncertain_label_carries_a_question_mark():

@@ -22,14 +22,16 @@ PHOTOS = read_dataset(SAMPLES)
 #: models/README.md lists the dev-set figures). Each is a strict expected failure: once
 #: the model gets one right, the run fails until it is taken off its list, so the lists
 #: can only shrink, and any other sample that regresses fails the run as before.
+#: (One exception: the unsure line moved from 0.6 to 0.7 with the session-5 reader, and
+#: one right die of IMG_20191209_095745 falls between the two.)
 NOT_YET_READ = frozenset({
-    "byler_d6/IMG_20191208_111423.jpg",
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
     "byler_d6/IMG_20191208_112933.jpg",
 })
 NOT_YET_SURE = frozenset({
     "byler_d6/IMG_20191208_111423.jpg",
+    "byler_d6/IMG_20191209_095745.jpg",
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
     "byler_d6/IMG_20191208_112933.jpg",

@@ -340,7 +340,7 @@
     var positions = advisedPositions();
     var keepMarks = t.dice.map(function (_, i) { return positions.indexOf(i) >= 0; });
     var keepLabel = isSheet() ? T.keep_tag : T.set_aside_tag;
-    var low = t.low_confidence || 0.6;
+    var low = t.low_confidence || 0.7;
 
     var wrap = $('photo-wrap');
     var overlay = clear($('overlay'));
