@@ -35,7 +35,6 @@ NOT_YET_SURE = frozenset({
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
     "byler_d6/IMG_20191208_112933.jpg",
-    "matteop65_wood/valid_3.jpg",
 })
 
 

@@ -1,4 +1,4 @@
-"""Doubtful crops are read a second time turned a quarter; clear ones once."""
+"""Doubtful crops are read again turned and mirrored; clear ones once."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.decode import load_image
-from vision.reader import DiceReader
+from vision.reader import SAME_FACE, DiceReader
 
 from test_samples import PHOTOS
 
@@ -35,13 +35,24 @@ def _counting(reader: DiceReader) -> list[int]:
 
 
 @pytest.mark.parametrize("turn_below, expect_second", [(0.0, False), (1.01, True)])
-def test_second_look_is_the_mean_of_both_views(crops, turn_below, expect_second):
+def test_second_look_is_the_mean_of_all_views(crops, turn_below, expect_second):
     p = DiceReader(turn_below=turn_below)._classify(crops)
     once = DiceReader(turn_below=0.0)
-    straight = once._classify(crops)
-    turned = once._classify(np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3))))
+    views = [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in SAME_FACE]
     np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
-    np.testing.assert_allclose(p, (straight + turned) / 2 if expect_second else straight, atol=1e-5)
+    np.testing.assert_allclose(p, np.mean(views, axis=0) if expect_second else views[0], atol=1e-5)
+
+
+def test_same_face_views_turn_or_mirror_without_repeating(crops):
+    """Each view is a different turn or mirror of the crop, none of them the crop itself."""
+    square = crops[:1]
+    seen = [square.tobytes()]
+    for view in SAME_FACE:
+        shown = np.ascontiguousarray(view(square))
+        assert shown.shape == square.shape
+        np.testing.assert_allclose(np.sort(shown.ravel()), np.sort(square.ravel()))  # same pixels, moved
+        assert shown.tobytes() not in seen
+        seen.append(shown.tobytes())
 
 
 def test_only_doubtful_crops_get_a_second_look(crops):
@@ -50,7 +61,7 @@ def test_only_doubtful_crops_get_a_second_look(crops):
     p = reader._classify(crops)
     first = DiceReader(turn_below=0.0)._classify(crops)
     doubtful = int((first.max(axis=1) < 0.9).sum())
-    assert sizes == [len(crops)] + ([doubtful] if doubtful else [])
+    assert sizes == [len(crops)] + ([doubtful * len(SAME_FACE)] if doubtful else [])
     clear = first.max(axis=1) >= 0.9
     assert clear.any(), "the sample dice should mostly be read clearly"
     np.testing.assert_allclose(p[clear], first[clear], atol=1e-6)
