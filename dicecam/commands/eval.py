@@ -12,6 +12,14 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the models load only when a command runs
+    import numpy as np
+
+    from vision.dataset import LabelledPhoto
+    from vision.detections import Dice
+    from vision.reader import DiceReader
 
 
 def add_parser(subparsers) -> None:
@@ -65,12 +73,7 @@ def run(args: argparse.Namespace) -> int:
             image, predicted = None, Dice.empty()
         else:
             start = time.perf_counter()
-            if photo.crop:
-                die = reader.read_crop(image)
-                h, w = image.shape[:2]
-                predicted = Dice([[0, 0, w, h]], [die.value], [die.confidence])
-            else:
-                predicted = reader.read(image)
+            predicted = read_labelled(reader, photo, image)
             seconds += time.perf_counter() - start
         score = score_photo(photo.dice, predicted)
         scores.append(score)
@@ -92,6 +95,17 @@ def run(args: argparse.Namespace) -> int:
     if args.misses is not None:
         _write_miss_list(args.misses, misses)
     return 2 if unreadable else 0
+
+
+def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray) -> Dice:
+    """The reader's dice for one labelled photo; a single-die crop is read whole (see above)."""
+    from vision.detections import Dice
+
+    if not photo.crop:
+        return reader.read(image)
+    die = reader.read_crop(image)
+    h, w = image.shape[:2]
+    return Dice([[0, 0, w, h]], [die.value], [die.confidence])
 
 
 def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unreadable: int,
