@@ -201,20 +201,25 @@ class DiceReader:
         return photo.for_scale(1.5 * self.crop_size / max(window, 1.0))
 
     def _classify(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, 7); crops read with doubt are averaged over more views.
+        """Class probabilities (N, 7) of reader inputs, one view each."""
+        return _softmax(self.reader.run(None, {"crops": crops})[0])
+
+    def _second_look(self, crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """`probs` with the doubtful crops' readings averaged over more views.
 
         A face shows the same number of pips turned or mirrored, while the reader's
         mistakes do not turn with them: a doubtful crop is read again in `SAME_FACE` views
         (one batch) and the readings averaged. Clear crops are read once, so a photo of
         thirty clear dice costs one read of each.
         """
-        p = _softmax(self.reader.run(None, {"crops": crops})[0])
-        doubt = np.flatnonzero(p.max(axis=1) < self.turn_below)
-        if len(doubt):
-            views = np.concatenate([view(crops[doubt]) for view in SAME_FACE])
-            again = _softmax(self.reader.run(None, {"crops": views})[0]).reshape(len(SAME_FACE), len(doubt), -1)
-            p[doubt] = (p[doubt] + again.sum(axis=0)) / (1 + len(SAME_FACE))
-        return p
+        doubt = np.flatnonzero(probs.max(axis=1) < self.turn_below)
+        if not len(doubt):
+            return probs
+        views = np.concatenate([view(crops[doubt]) for view in SAME_FACE])
+        again = self._classify(views).reshape(len(SAME_FACE), len(doubt), -1)
+        probs = probs.copy()
+        probs[doubt] = (probs[doubt] + again.sum(axis=0)) / (1 + len(SAME_FACE))
+        return probs
 
     def read(self, image: np.ndarray) -> Dice:
         """All dice in a BGR photo, in reading order, boxes in the photo's pixels."""
@@ -226,14 +231,18 @@ class DiceReader:
         if not len(boxes):
             return Dice.empty()
         source, factor = self._crop_source(photo, boxes)
-        probs = self._classify(self._crops(source, boxes * factor))
+        crops = self._crops(source, boxes * factor)
+        probs = self._classify(crops)
         typical = typical_side(boxes, (scores >= 0.5) & (probs[:, self.not_a_die] < 0.5))
         relative = relative_sides(boxes, typical)
         # A box well under the typical die often frames part of one (a single pip of a 2):
         # a crop of the typical size shows the whole face.
         small = relative < self.reread_below
         if small.any():
-            probs[small] = self._classify(self._crops(source, grown_to(boxes[small], typical) * factor))
+            crops[small] = self._crops(source, grown_to(boxes[small], typical) * factor)
+            probs[small] = self._classify(crops[small])
+        # Only the final crops get a second look: most doubtful first crops are the small ones.
+        probs = self._second_look(crops, probs)
         faces = probs[:, : self.not_a_die]
         values = faces.argmax(axis=1) + 1
         # Confidence of "this is a die showing this value": the reader's certainty,
@@ -249,7 +258,8 @@ class DiceReader:
         image = _as_bgr(image)
         h, w = image.shape[:2]
         crop = _square_crop(image, w / 2, h / 2, max(h, w), self.crop_size)
-        p = self._classify(crop.transpose(2, 0, 1)[None] * np.float32(1 / 255))[0]
+        crops = crop.transpose(2, 0, 1)[None] * np.float32(1 / 255)
+        p = self._second_look(crops, self._classify(crops))[0]
         faces = p[: self.not_a_die]
         value = int(faces.argmax()) + 1
         return Die(value, (0.0, 0.0, float(w), float(h)), float(faces.max()))

@@ -33,7 +33,6 @@ NOT_YET_SURE = frozenset({
     "byler_d6/IMG_20191208_111423.jpg",
     "byler_d6/IMG_20191209_095745.jpg",
     "byler_d6/IMG_20191208_111730.jpg",
-    "byler_d6/IMG_20191208_111742.jpg",
     "byler_d6/IMG_20191208_112933.jpg",
 })
 
