@@ -1,11 +1,12 @@
-"""Scores on train photos that no training run saw: the held-out part of each train split.
+"""Scores on the held-out part of each train split, the rest of train and dev.
 
     python benchmarks/held_out.py [DATASET_DIR ...] [--fraction 0.2] [--models DIR] [--json]
 
 `python -m training.train ... --holdout F` leaves out of training the photos that
 `training.data.held_out(name, F)` picks by a hash of their names, so every run and this
-script hold out the same ones. Scoring a model on them compares models without looking at
-the dev splits (which are for the final figures only). Reported per set, for the
+script hold out the same ones. Scoring models trained that way on them compares them
+without looking at the dev splits (which are for the final figures only); the shipped
+reader is trained on every train photo, held-out ones included. Reported per set, for the
 held-out photos, the rest of train and dev: photos, read F1, value accuracy and
 exact-roll rate, by the datasets' rule (`vision.metrics`).
 """
