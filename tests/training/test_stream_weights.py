@@ -57,3 +57,20 @@ def test_the_holdout_reaches_every_set(fake_sets):
 def test_weights_that_leave_nothing_to_draw_are_refused(fake_sets, weights):
     with pytest.raises(ValueError, match="weights"):
         train.DetectorStream(synth_fraction=0.0, seed=0, weights=weights)
+
+
+def test_a_crowded_photo_shows_every_die_in_time():
+    # 21 dice, a negative and a close-up: each draw takes a few, but over many draws all.
+    pairs = list(range(23))
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(200):
+        some = train.some_of(pairs, rng)
+        assert len(some) == len(set(some)) == 5
+        seen.update(some)
+    assert seen == set(pairs)
+
+
+@pytest.mark.parametrize("count", [0, 1, 4, 7])
+def test_a_photo_of_few_crops_gives_them_all(count):
+    assert train.some_of(list(range(count)), np.random.default_rng(0)) == list(range(count))
