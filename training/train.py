@@ -120,9 +120,9 @@ def some_of(pairs: list, rng: np.random.Generator, *, about: int = 4) -> list:
     """About `about` of one photo's crops (all of them up to 7), drawn at random.
 
     A crowded photo gives only a few crops per draw, so that one photo does not fill a
-    batch. They must be drawn at random: every (n // 4)-th crop in label order (as
-    before session 7) showed the reader the same ~45% of byler_d6's dice every time,
-    and never the rest.
+    batch. They must be drawn at random: every (n // 4)-th crop in label order (before
+    session 7) showed the reader the same ~55% of byler_d6's train dice at every draw,
+    and never the other ~45%.
     """
     count = len(range(0, len(pairs), max(1, len(pairs) // about)))
     return [pairs[i] for i in sorted(rng.choice(len(pairs), size=count, replace=False))]
