@@ -35,6 +35,34 @@ def grow_to_face(boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.concatenate([c - half, c + half], axis=1).astype(np.float32)
 
 
+#: Train dice whose label is wrong to the eye (the top face shows another value), by
+#: photo and labelled box. Trained on as labelled, three of them taught the reader to read
+#: a 3 as a 2, its commonest mistake on byler's dev photos. Only clear cases are here;
+#: dev labels are never changed (they are measured as given).
+LABEL_FIXES: dict[tuple[str, str], tuple[tuple[tuple[float, float, float, float], int, int], ...]] = {
+    # (box, labelled value, value the face shows)
+    ("byler_d6", "images/train/IMG_20191208_112342.jpg"): (((296.6, 461.1, 335.9, 502.5), 2, 3),),
+    ("byler_d6", "images/train/IMG_20191209_095439.jpg"): (((317.4, 369.4, 347.1, 403.5), 5, 4),),
+    ("byler_d6", "images/train/IMG_20191209_095954.jpg"): (((219.6, 319.8, 259.9, 357.4), 2, 3),),
+    ("byler_d6", "images/train/IMG_20191209_100722.jpg"): (((410.3, 414.0, 456.4, 461.5), 6, 5),),
+}
+
+
+def fix_labels(dataset: str, image: str, boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """`values` with the `LABEL_FIXES` of this photo applied (a new array).
+
+    Raises ValueError if a fix no longer finds its die (labels changed under it), so a
+    stale table fails loudly instead of silently fixing nothing.
+    """
+    values = values.copy()
+    for box, labelled, shown in LABEL_FIXES.get((dataset, image), ()):
+        hits = np.flatnonzero(np.all(np.abs(boxes - np.array(box, np.float32)) < 0.1, axis=1)) if len(boxes) else []
+        if len(hits) != 1 or values[hits[0]] != labelled:
+            raise ValueError(f"label fix for {dataset}/{image} {box} matches no die labelled {labelled}")
+        values[hits[0]] = shown
+    return values
+
+
 def held_out(name: str, fraction: float) -> bool:
     """Whether photo `name` belongs to the held-out part (`fraction` of it) of a train split.
 
@@ -82,6 +110,8 @@ def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bo
                 boxes = None
             else:
                 boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
+                if split == "train":
+                    values = fix_labels(dataset, row["image"], boxes, values)
                 if faces and dataset in PIP_AREA_SETS and len(boxes):
                     h, w = image.shape[:2]
                     boxes = np.clip(grow_to_face(boxes, values), 0, [w, h, w, h]).astype(np.float32)
