@@ -12,6 +12,11 @@ from training.reader_data import CROP_SCALE
 OPSET = 17
 #: Long side of the photo as the detector sees it (vision.reader reads this from the file).
 INPUT_SIDE = 512
+#: The detector's peak threshold, stored in its file for `vision.reader`. Chosen on the
+#: train photos for the shipped (session-8) detector: of 0.3, 0.4 and 0.5 (with
+#: max_not_a_die 0.05-0.2), 0.4 read byler_d6 + matteop65_wood train best (models/README.md).
+#: Choose it again for a detector trained another way.
+MIN_SCORE = 0.4
 
 
 def _stamp(path: Path, **meta: object) -> None:
@@ -26,13 +31,14 @@ def _stamp(path: Path, **meta: object) -> None:
     onnx.save(model, str(path))
 
 
-def export_detector(model: DiceDetector, path: Path) -> None:
+def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, 384, 512)
     torch.onnx.export(model.eval(), (x,), str(path), input_names=["image"], output_names=["maps"],
                       dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "h4", 3: "w4"}},
                       opset_version=OPSET, dynamo=False)
-    _stamp(path, input_side=INPUT_SIDE, stride=STRIDE, outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
+    _stamp(path, input_side=INPUT_SIDE, stride=STRIDE, min_score=min_score,
+           outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
 
 
 def export_reader(model: FaceReader, path: Path) -> None:

@@ -57,14 +57,15 @@ class DiceReader:
     """Reads every die in a photo. Load once, call `read` for each photo (thread-safe)."""
 
     def __init__(self, models_dir: str | os.PathLike | None = None, *, threads: int | None = None,
-                 min_score: float = 0.3, max_not_a_die: float = 0.2, low_confidence: float = UNSURE_BELOW,
+                 min_score: float | None = None, max_not_a_die: float = 0.2, low_confidence: float = UNSURE_BELOW,
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.9, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.7) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
-        `min_score` is the detector's peak threshold; a box the face reader finds
+        `min_score` is the detector's peak threshold (default: the one stored in the
+        detector file, chosen for that network; 0.3 for files without one); a box the face reader finds
         "not a die" with probability `max_not_a_die` or more is dropped; a box smaller
         than `reread_below` times the photo's typical die is read again from a crop of
         typical size; one under `min_relative_size` is dropped unless read with a
@@ -82,7 +83,8 @@ class DiceReader:
         self.crop_scale = _meta(self.reader, "crop_scale", 1.35)
         self.crop_size = int(_meta(self.reader, "crop_size", 48))
         self.not_a_die = int(_meta(self.reader, "not_a_die_class", 6))
-        self.min_score = min_score
+        # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
+        self.min_score = min_score if min_score is not None else _meta(self.detector, "min_score", 0.3)
         self.max_not_a_die = max_not_a_die
         self.reread_below = reread_below
         self.min_relative_size = min_relative_size

@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from training.export import INPUT_SIDE, export_detector, export_reader  # noqa: E402
+from training.export import INPUT_SIDE, MIN_SCORE, _stamp, export_detector, export_reader  # noqa: E402
 from training.models import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
 from training.reader_data import CROP_SCALE  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
@@ -26,8 +26,20 @@ def exported(tmp_path_factory):
 def test_runtime_reads_the_contract_from_the_files(exported):
     reader = DiceReader(exported)
     assert reader.input_side == INPUT_SIDE
+    assert reader.min_score == pytest.approx(MIN_SCORE)
     assert reader.crop_size == READER_SIZE
     assert reader.crop_scale == pytest.approx(CROP_SCALE)
+
+
+def test_peak_threshold_travels_with_the_detector(tmp_path):
+    torch.manual_seed(0)
+    export_detector(DiceDetector(), tmp_path / "detector.onnx", min_score=0.55)
+    export_reader(FaceReader(), tmp_path / "reader.onnx")
+    assert DiceReader(tmp_path).min_score == pytest.approx(0.55)
+    assert DiceReader(tmp_path, min_score=0.2).min_score == pytest.approx(0.2)  # a setting given wins
+    # A detector file from before the threshold was stored keeps the old default.
+    _stamp(tmp_path / "detector.onnx", input_side=INPUT_SIDE, stride=4)
+    assert DiceReader(tmp_path).min_score == pytest.approx(0.3)
 
 
 @pytest.mark.parametrize("shape", [(480, 640, 3), (1080, 1920, 3), (37, 300, 3), (640, 640)])

@@ -16,16 +16,7 @@ from test_samples import NOT_YET_READ, PHOTOS
 READ_RIGHT = [p for p in PHOTOS if not p.crop and p.image not in NOT_YET_READ and len(p.dice) >= 3]
 
 
-#: At half size the session-5 reader reads a speck on this photo as a tiny die (marked
-#: unsure, 0.37): all its dice are found, but one box too many (issue 3).
-EXTRA_AT_HALF_SIZE = frozenset({"byler_d6/IMG_20191208_111423.jpg"})
-
-
-@pytest.mark.parametrize("photo", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="an extra unsure box at half size (issue 3)"))
-    if p.image in EXTRA_AT_HALF_SIZE else p
-    for p in READ_RIGHT[:4]
-], ids=lambda p: p.image)
+@pytest.mark.parametrize("photo", READ_RIGHT[:4], ids=lambda p: p.image)
 def test_dice_half_as_big_in_the_frame_are_all_found(reader, photo):
     image, boxes = further_away(0.5)(load_image(photo.path), photo.dice.boxes)
     truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
