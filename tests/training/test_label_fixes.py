@@ -7,7 +7,6 @@ import json
 import numpy as np
 import pytest
 
-from training import data
 from training.data import DEFAULT_ROOT, LABEL_FIXES, fix_labels, load_split
 
 
@@ -46,7 +45,7 @@ def test_a_fix_that_no_longer_finds_its_die_is_refused(monkeypatch):
     monkeypatch.setitem(LABEL_FIXES, ("set", "photo.jpg"), (((10.0, 10.0, 50.0, 50.0), 4, 3),))
     with pytest.raises(ValueError, match="matches no die labelled 4"):
         fix_labels("set", "photo.jpg", boxes, values)
-    monkeypatch.setitem(data.LABEL_FIXES, ("set", "photo.jpg"), (((11.0, 10.0, 50.0, 50.0), 2, 3),))
+    monkeypatch.setitem(LABEL_FIXES, ("set", "photo.jpg"), (((11.0, 10.0, 50.0, 50.0), 2, 3),))
     with pytest.raises(ValueError, match="matches no die"):
         fix_labels("set", "photo.jpg", boxes, values)
 
