@@ -56,7 +56,7 @@ def fix_labels(dataset: str, image: str, boxes: np.ndarray, values: np.ndarray) 
     """
     values = values.copy()
     for box, labelled, shown in LABEL_FIXES.get((dataset, image), ()):
-        hits = np.flatnonzero(np.all(np.abs(boxes - np.array(box, np.float32)) < 0.1, axis=1)) if len(boxes) else []
+        hits = np.flatnonzero(np.all(np.abs(boxes - np.array(box, np.float32)) < 0.1, axis=1))
         if len(hits) != 1 or values[hits[0]] != labelled:
             raise ValueError(f"label fix for {dataset}/{image} {box} matches no die labelled {labelled}")
         values[hits[0]] = shown
