@@ -59,7 +59,7 @@ class DiceReader:
     def __init__(self, models_dir: str | os.PathLike | None = None, *, threads: int | None = None,
                  min_score: float | None = None, max_not_a_die: float = 0.2, low_confidence: float = UNSURE_BELOW,
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
-                 keep_small_above: float = 0.9, zoom_below: float = 24.0, zoom_target: float = 32.0,
+                 keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.7) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 

@@ -1,0 +1,76 @@
+"""Choose reader settings on the train photos: read F1 for every combination of a grid.
+
+    python benchmarks/choose_thresholds.py [DATASET_DIR ...] [--grid NAME=V1,V2,... ...]
+        [--models DIR] [--split train] [--json]
+
+`vision.reader.DiceReader`'s thresholds are chosen for one detector and reader; a new
+network needs them chosen again, on the train photos and never on dev (which is for the
+final figures). Every combination of the `--grid` values (default: the size prior,
+`min_relative_size` x `keep_small_above`) reads every photo of the split once; reported:
+read F1 per set and their sum, the criterion the model card fixes before looking. Ties
+go to the combination listed first, so list the shipped values first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dicecam.commands.eval import read_labelled  # noqa: E402
+from vision.dataset import read_dataset  # noqa: E402
+from vision.decode import load_image  # noqa: E402
+from vision.metrics import score_photo, total  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
+
+DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
+DEFAULT_GRID = ("min_relative_size=0.65,0,0.5", "keep_small_above=0.7,0.8,0.9")
+
+
+def parse_grid(specs: list[str]) -> dict[str, list[float]]:
+    """`NAME=V1,V2` strings as {name: values}; a malformed one raises ValueError."""
+    grid = {}
+    for spec in specs:
+        name, sep, values = spec.partition("=")
+        if not sep or not name or not values:
+            raise ValueError(f"a grid entry looks like NAME=V1,V2 (got {spec!r})")
+        grid[name] = [float(v) for v in values.split(",")]
+    return grid
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("datasets", nargs="*", type=Path, default=list(DEFAULT_SETS), metavar="DATASET_DIR")
+    p.add_argument("--grid", action="append", help="NAME=V1,V2,... (a DiceReader setting and its values)")
+    p.add_argument("--split", default="train")
+    p.add_argument("--models", type=Path, help="folder with the ONNX models (default: the shipped ones)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per combination")
+    args = p.parse_args(argv)
+    grid = parse_grid(args.grid or list(DEFAULT_GRID))
+    # Decoded once: every combination reads the same pixels.
+    photos = {folder.name: [(photo, load_image(photo.path)) for photo in read_dataset(folder, split=args.split)]
+              for folder in args.datasets}
+    rows = []
+    for combo in itertools.product(*grid.values()):
+        options = dict(zip(grid, combo))
+        reader = DiceReader(args.models, **options)
+        f1 = {name: total([score_photo(photo.dice, read_labelled(reader, photo, image)) for photo, image in items]).read_f1
+              for name, items in photos.items()}
+        rows.append({"options": options, "read_f1": f1, "sum": sum(f1.values())})
+        if args.json:
+            print(json.dumps(rows[-1]))
+        else:
+            print("  ".join(f"{k}={v:g}" for k, v in options.items()), " ".join(
+                f"{name} {v:.4f}" for name, v in f1.items()), f"sum {rows[-1]['sum']:.4f}", flush=True)
+    best = max(rows, key=lambda row: row["sum"])  # max keeps the first of equals
+    if not args.json:
+        print("best:", "  ".join(f"{k}={v:g}" for k, v in best["options"].items()), f"sum {best['sum']:.4f}")
+
+
+if __name__ == "__main__":
+    main()
