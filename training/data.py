@@ -22,6 +22,8 @@ DEFAULT_ROOT = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().
 #: when there are any (on the train split a 1's box is 0.38 and a 2/3's 0.67 of theirs).
 PIP_SPAN_TO_FACE = {1: 2.0, 2: 1.45, 3: 1.45, 4: 1.25, 5: 1.25, 6: 1.25}
 PIP_AREA_SETS = ("matteop65_wood",)
+#: Sets shot by a camera low in front of the dice: each die's front face shows below its top.
+LOW_VIEW_SETS = ("matteop65_wood",)
 
 
 def grow_to_face(boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -86,6 +88,8 @@ class Sample:
     exact_boxes: bool = True
     #: Per die: could a person read it? (rendered photos mark cocked or hidden dice False).
     readable: np.ndarray | None = None
+    #: Shot from low in front: each die's front face shows just below its top face.
+    side_below: bool = False
 
 
 def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True,
@@ -115,5 +119,6 @@ def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bo
                 if faces and dataset in PIP_AREA_SETS and len(boxes):
                     h, w = image.shape[:2]
                     boxes = np.clip(grow_to_face(boxes, values), 0, [w, h, w, h]).astype(np.float32)
-            samples.append(Sample(image, boxes, values, row["image"], exact_boxes=dataset not in PIP_AREA_SETS))
+            samples.append(Sample(image, boxes, values, row["image"], exact_boxes=dataset not in PIP_AREA_SETS,
+                                  side_below=dataset in LOW_VIEW_SETS))
     return samples

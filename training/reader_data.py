@@ -82,14 +82,37 @@ def part_of_die_crop(img: np.ndarray, box: np.ndarray, die_box: np.ndarray | Non
     return crop_square(img, float(c[0]), float(c[1]), size * rng.uniform(0.25, 0.5), float(rng.uniform(0, 360)))
 
 
+def side_face_crop(img: np.ndarray, box: np.ndarray, boxes: np.ndarray,
+                   rng: np.random.Generator) -> np.ndarray | None:
+    """A window on the side face just below a die's top face, or None where another die lies.
+
+    A camera low in front of the dice (matteop65_wood's webcam) sees each die's front face
+    under its top face, pips and all; the detector boxes it as a die of its own about 0.5-1.2
+    face heights below the top face (measured on that set's train photos). The reader must
+    refuse it: only the top face counts.
+    """
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0)
+    cx = (x0 + x1) / 2 + rng.normal(0, 0.12) * side
+    cy = (y0 + y1) / 2 + rng.uniform(0.5, 1.1) * side
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    if np.min(np.hypot(*(centres - [cx, cy]).T)) < 0.55 * side:  # a die of its own stands there
+        return None
+    return crop_square(img, cx, cy, side * CROP_SCALE * rng.uniform(0.75, 1.1), float(rng.uniform(0, 360)))
+
+
 def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
     return crop.astype(np.float32).transpose(2, 0, 1) / 255.0
 
 
 def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
                    *, negatives: int = 1, die_boxes: np.ndarray | None = None,
-                   exact_boxes: bool = True, readable: np.ndarray | None = None) -> list[tuple[np.ndarray, int]]:
-    """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives."""
+                   exact_boxes: bool = True, readable: np.ndarray | None = None,
+                   side_below: bool = False) -> list[tuple[np.ndarray, int]]:
+    """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives.
+
+    With `side_below` (a photo from a low camera) half the draws add a side face as a negative.
+    """
     out = []
     if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
         h, w = img.shape[:2]
@@ -111,4 +134,8 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         part = part_of_die_crop(img, boxes[i], None if die_boxes is None else die_boxes[i], rng)
         if part is not None:
             out.append((photometric(part, rng), NOT_A_DIE))
+    if side_below and len(boxes) and rng.random() < 0.5:
+        side = side_face_crop(img, boxes[int(rng.integers(len(boxes)))], boxes, rng)
+        if side is not None:
+            out.append((photometric(side, rng), NOT_A_DIE))
     return out

@@ -111,7 +111,7 @@ class ReaderStream(_Stream):
             else:
                 s = self.real_photo(rng)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
-                                   exact_boxes=s.exact_boxes, readable=s.readable)
+                                   exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
