@@ -7,6 +7,7 @@ import numpy as np
 
 from training.augment import photometric
 from training.models import NOT_A_DIE, READER_SIZE
+from vision.metrics import centres as box_centres
 
 #: A reader crop is the detected top-face box grown by this factor (must match vision.reader).
 CROP_SCALE = 1.35
@@ -39,13 +40,18 @@ def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) ->
     return np.ascontiguousarray(crop)
 
 
+def _clear_of_dice(centres: np.ndarray, x: float, y: float, side: float) -> bool:
+    """Whether a window of `side` centred at (x, y) frames no die: every die centre is over 0.55 side away."""
+    return not len(centres) or bool(np.min(np.hypot(*(centres - [x, y]).T)) > 0.55 * side)
+
+
 def negative_crop(img: np.ndarray, boxes: np.ndarray | None, rng: np.random.Generator) -> np.ndarray | None:
     """A window that is not centred on any die: table, a die's edge, a gap between dice."""
     h, w = img.shape[:2]
     if boxes is not None and len(boxes):
         sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
         side = float(np.median(sizes)) * CROP_SCALE * rng.uniform(0.8, 1.3)
-        centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+        centres = box_centres(boxes)
     else:
         side = rng.uniform(0.05, 0.3) * min(h, w)
         centres = np.zeros((0, 2), np.float32)
@@ -56,7 +62,7 @@ def negative_crop(img: np.ndarray, boxes: np.ndarray | None, rng: np.random.Gene
             cx, cy = c + np.array([np.cos(ang), np.sin(ang)]) * side * rng.uniform(0.6, 1.0)
         else:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        if not len(centres) or np.min(np.hypot(*(centres - [cx, cy]).T)) > 0.55 * side:
+        if _clear_of_dice(centres, cx, cy, side):
             return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
     return None
 
@@ -95,8 +101,7 @@ def side_face_crop(img: np.ndarray, box: np.ndarray, boxes: np.ndarray,
     side = max(x1 - x0, y1 - y0)
     cx = (x0 + x1) / 2 + rng.normal(0, 0.12) * side
     cy = (y0 + y1) / 2 + rng.uniform(0.5, 1.1) * side
-    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
-    if np.min(np.hypot(*(centres - [cx, cy]).T)) < 0.55 * side:  # a die of its own stands there
+    if not _clear_of_dice(box_centres(boxes), cx, cy, side):  # a die of its own stands there
         return None
     return crop_square(img, cx, cy, side * CROP_SCALE * rng.uniform(0.75, 1.1), float(rng.uniform(0, 360)))
 
