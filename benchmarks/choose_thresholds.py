@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> None:
     for combo in itertools.product(*grid.values()):
         options = dict(zip(grid, combo))
         reader = DiceReader(args.models, **options)
-        f1 = {name: total([score_photo(photo.dice, read_labelled(reader, photo, image)) for photo, image in items]).read_f1
+        f1 = {name: total([score_photo(photo.dice, read_labelled(reader, photo, image))
+                           for photo, image in items]).read_f1
               for name, items in photos.items()}
         rows.append({"options": options, "read_f1": f1, "sum": sum(f1.values())})
         if args.json:

@@ -11,7 +11,7 @@ from vision.metrics import score_photo
 from vision.photo_changes import CHANGES, further_away
 from vision.sizes import typical_side
 
-from test_samples import NOT_YET_READ, PHOTOS
+from test_samples import NOT_YET_READ, PHOTOS, cases
 
 READ_RIGHT = [p for p in PHOTOS if not p.crop and p.image not in NOT_YET_READ and len(p.dice) >= 3]
 #: Read right at full size, yet a die is missed at half size: 112933's 6 in the tray's
@@ -20,11 +20,8 @@ READ_RIGHT = [p for p in PHOTOS if not p.crop and p.image not in NOT_YET_READ an
 NOT_YET_FOUND_AT_HALF_SIZE = frozenset({"byler_d6/IMG_20191208_112933.jpg"})
 
 
-@pytest.mark.parametrize("photo", [
-    pytest.param(p, id=p.image, marks=pytest.mark.xfail(strict=True, reason="a die missed at half size (issue 3)"))
-    if p.image in NOT_YET_FOUND_AT_HALF_SIZE else pytest.param(p, id=p.image)
-    for p in READ_RIGHT
-])
+@pytest.mark.parametrize("photo", cases(NOT_YET_FOUND_AT_HALF_SIZE, READ_RIGHT,
+                                         reason="a die missed at half size (issue 3)"))
 def test_dice_half_as_big_in_the_frame_are_all_found(reader, photo):
     image, boxes = further_away(0.5)(load_image(photo.path), photo.dice.boxes)
     truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
