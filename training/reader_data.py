@@ -140,7 +140,7 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         if part is not None:
             out.append((photometric(part, rng), NOT_A_DIE))
     if side_below and len(boxes) and rng.random() < 0.5:
-        side = side_face_crop(img, boxes[int(rng.integers(len(boxes)))], boxes, rng)
-        if side is not None:
-            out.append((photometric(side, rng), NOT_A_DIE))
+        front = side_face_crop(img, boxes[int(rng.integers(len(boxes)))], boxes, rng)
+        if front is not None:
+            out.append((photometric(front, rng), NOT_A_DIE))
     return out
