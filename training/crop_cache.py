@@ -1,6 +1,10 @@
 """Pre-render synthetic reader crops to disk, so reader training is not bound by rendering.
 
-    python -m training.crop_cache --count 12000      # writes data/synth_crops.npz
+    python -m training.crop_cache --count 12000 --side 1500   # writes data/synth_crops.npz
+
+`count` crops of dice showing a value (class value - 1), then `side` crops centred on a
+side face (class NOT_A_DIE) from their own random stream, so adding side faces leaves the
+value crops as they were.
 """
 
 from __future__ import annotations
@@ -10,22 +14,28 @@ from pathlib import Path
 
 import numpy as np
 
-from training.synth import render_crop
+from training.models import NOT_A_DIE
+from training.synth import render_crop, render_side_crop
 
 CACHE = Path("data") / "synth_crops.npz"
 SIZE = 64
 
 
-def build(count: int, *, seed: int = 1, path: Path = CACHE) -> Path:
+def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE) -> Path:
+    """Render the cache to `path`: `count` value crops and `side` side-face crops."""
     rng = np.random.default_rng(seed)
-    images = np.empty((count, SIZE, SIZE, 3), np.uint8)
-    labels = np.empty((count,), np.int64)
+    images = np.empty((count + side, SIZE, SIZE, 3), np.uint8)
+    labels = np.empty((count + side,), np.int64)
     for i in range(count):
         value = int(rng.integers(1, 7))
         images[i] = render_crop(rng, value, size=SIZE)
         labels[i] = value - 1
         if i % 1000 == 999:
             print(f"{i + 1}/{count}", flush=True)
+    side_rng = np.random.default_rng((seed, 1))
+    for i in range(count, count + side):
+        images[i] = render_side_crop(side_rng, size=SIZE)
+        labels[i] = NOT_A_DIE
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, images=images, labels=labels)
     return path
@@ -33,10 +43,11 @@ def build(count: int, *, seed: int = 1, path: Path = CACHE) -> Path:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--count", type=int, default=12000)
+    p.add_argument("--count", type=int, default=12000, help="crops of dice showing a value")
+    p.add_argument("--side", type=int, default=0, help="crops centred on a side face (not a die)")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    print(build(args.count, seed=args.seed))
+    print(build(args.count, side=args.side, seed=args.seed))
 
 
 if __name__ == "__main__":

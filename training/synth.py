@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from training.synth_dice import (
+    NORMALS,
     Camera,
     Light,
     Material,
@@ -96,8 +97,62 @@ def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.n
     """
     if value not in range(1, 7):
         raise ValueError(f"die value must be 1..6, got {value}")
-    r = 4 * size
     tilt = rng.uniform(0, 10) if rng.random() < 0.3 else rng.uniform(10, 55)
+    canvas, cam, (main, *_) = _close_up(rng, value, 4 * size, tilt)
+    uv = cam.project(main.vertices())
+    (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
+    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.9)
+    cx = (bx0 + bx1) / 2 + rng.uniform(-0.08, 0.08) * side
+    cy = (by0 + by1) / 2 + rng.uniform(-0.08, 0.08) * side
+    return _photo_effects(rng, _frame(canvas, cx, cy, side, size))
+
+
+def render_side_crop(rng: np.random.Generator, *, size: int = 64) -> np.ndarray:
+    """A crop centred on a die's side face, as a detector box on it would cut it.
+
+    Seen from an angle, a side face shows its pips as plainly as the top face does; the
+    face reader must learn to refuse it ("not a die"), because only the top face counts.
+    The window is the side face's box grown by the reader's crop factor (1.35, with
+    jitter), like the crop of a detection on the side face. Every top face in the picture
+    stays over 0.3 window sides from its centre (a die's crop has it within about 0.05),
+    so no crop it gives frames a die that should be read.
+    """
+    while True:
+        canvas, cam, dice = _close_up(rng, int(rng.integers(1, 7)), 4 * size, rng.uniform(25, 55))
+        window = side_face_window(rng, cam, dice)
+        if window is not None:
+            return _photo_effects(rng, _frame(canvas, *window, size))
+
+
+def side_face_window(rng: np.random.Generator, cam: Camera,
+                     dice: Sequence[PlacedDie]) -> tuple[float, float, float] | None:
+    """(cx, cy, side) of a reader crop on a side face of ``dice[0]``, or None if it shows none.
+
+    The side faces the camera sees are tried in random order; the first whose window
+    keeps every die's top-face centre over 0.3 sides from its centre is taken.
+    """
+    main = dice[0]
+    tops = np.array([cam.project(d.face_corners(d.top_face())).mean(0) for d in dice])
+    normals = NORMALS @ main.rot.T
+    centres = main.centre + 0.5 * main.size * normals
+    facing = np.einsum("ij,ij->i", normals, cam.centre - centres) > 0
+    for i in rng.permutation(6):
+        if not facing[i] or i == main.top_face():
+            continue
+        quad = cam.project(main.face_corners(int(i)))
+        (bx0, by0), (bx1, by1) = quad.min(0), quad.max(0)
+        side = max(bx1 - bx0, by1 - by0) * 1.35 * rng.uniform(0.85, 1.2)
+        cx = (bx0 + bx1) / 2 + rng.normal(0, 0.06) * (bx1 - bx0)
+        cy = (by0 + by1) / 2 + rng.normal(0, 0.06) * (by1 - by0)
+        if np.min(np.hypot(tops[:, 0] - cx, tops[:, 1] - cy)) > 0.3 * side:
+            return float(cx), float(cy), float(side)
+    return None
+
+
+def _close_up(rng: np.random.Generator, value: int, r: int,
+              tilt: float) -> tuple[np.ndarray, Camera, list[PlacedDie]]:
+    """An r x r float canvas of one die showing ``value`` near its centre (first of the dice
+    returned), maybe with touching neighbours."""
     cam = make_camera(r, r, tilt_deg=tilt, roll_deg=rng.uniform(0, 360), fov_deg=rng.uniform(50, 75))
     s = r * rng.uniform(0.17, 0.22) / cam.f
     light = _random_light(rng, False)
@@ -119,18 +174,18 @@ def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.n
     _cast_shadows(rng, canvas, dice, cam, light, s * cam.f, False)
     for d in sorted(dice, key=lambda d: -float(cam.depth(d.centre[None])[0])):
         draw_die(rng, canvas, d, cam, light)
-    uv = cam.project(main.vertices())
-    (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
-    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.9)
-    cx = (bx0 + bx1) / 2 + rng.uniform(-0.08, 0.08) * side
-    cy = (by0 + by1) / 2 + rng.uniform(-0.08, 0.08) * side
+    return canvas, cam, dice
+
+
+def _frame(canvas: np.ndarray, cx: float, cy: float, side: float, size: int) -> np.ndarray:
+    """The ``side``-pixel square of ``canvas`` around (cx, cy), resampled to ``size``."""
     src = np.float32([[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx - side / 2, cy + side / 2]])
     dst = np.float32([[0, 0], [size, 0], [0, size]])
     crop = cv2.warpAffine(canvas, cv2.getAffineTransform(src, dst), (size, size),
                           flags=cv2.INTER_AREA if side > size else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     if side > 2 * size:  # warpAffine does not pre-filter: soften like a lens would
         crop = cv2.GaussianBlur(crop, (0, 0), 0.35 * side / size)
-    return _photo_effects(rng, crop)
+    return crop
 
 
 # --- scene parts ------------------------------------------------------------------------

@@ -50,3 +50,74 @@ def test_only_the_low_webcam_set_is_marked():
     byler = load_split("byler_d6", "train")
     assert matteo and all(s.side_below for s in matteo)
     assert byler and not any(s.side_below for s in byler)
+
+
+# -- rendered side faces (training.synth) ---------------------------------------------
+
+
+def _die_under(tilt: float, *neighbours: tuple[float, float]):
+    """A camera `tilt` degrees off straight down over a die at the table's origin, maybe with neighbours."""
+    from training.synth_dice import make_camera, place_die, random_material
+
+    cam = make_camera(256, 256, tilt_deg=tilt, roll_deg=0.0, fov_deg=60.0)
+    rng = np.random.default_rng(0)
+    mat = random_material(rng, clean=True)
+    centre = cam.to_table(np.array([[128.0, 128.0]]))[0, :2]
+    dice = [place_die(rng, centre + offset, 0.12, 3, mat, yaw=0.3) for offset in [(0.0, 0.0), *neighbours]]
+    return cam, dice
+
+
+def _inside_quad(quad: np.ndarray, x: float, y: float) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(quad.astype(np.float32), (x, y), False) >= 0
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("tilt", [30.0, 45.0])
+def test_a_rendered_side_window_is_centred_on_a_side_face_not_a_top(seed, tilt):
+    from training.synth import side_face_window
+
+    cam, dice = _die_under(tilt)
+    cx, cy, side = side_face_window(np.random.default_rng(seed), cam, dice)
+    die = dice[0]
+    top = cam.project(die.face_corners(die.top_face()))
+    sides = [cam.project(die.face_corners(i)) for i in range(6) if i != die.top_face()]
+    assert not _inside_quad(top, cx, cy)
+    assert any(_inside_quad(q, cx, cy) for q in sides)
+    assert np.hypot(*(top.mean(0) - (cx, cy))) > 0.3 * side
+    # The window is about the size of a detection on the face: the die's whole picture fits in 2.
+    uv = cam.project(die.vertices())
+    assert side < 2 * max(uv.max(0) - uv.min(0))
+
+
+def test_no_rendered_side_window_when_the_camera_looks_straight_down():
+    from training.synth import side_face_window
+
+    cam, dice = _die_under(0.0)
+    assert side_face_window(np.random.default_rng(0), cam, dice) is None
+
+
+def test_no_rendered_side_window_that_frames_a_neighbours_top_face():
+    from training.synth import side_face_window
+
+    cam, dice = _die_under(35.0, (0.0, -0.13), (0.0, 0.13), (0.13, 0.0), (-0.13, 0.0))
+    for seed in range(20):
+        window = side_face_window(np.random.default_rng(seed), cam, dice)
+        if window is not None:
+            cx, cy, side = window
+            tops = np.array([cam.project(d.face_corners(d.top_face())).mean(0) for d in dice])
+            assert np.min(np.hypot(*(tops - (cx, cy)).T)) > 0.3 * side
+
+
+def test_the_crop_cache_labels_side_faces_not_a_die(tmp_path):
+    from training.crop_cache import build
+
+    path = build(6, side=3, seed=5, path=tmp_path / "crops.npz")
+    cached = np.load(path)
+    assert cached["images"].shape == (9, 64, 64, 3)
+    assert list(cached["labels"][6:]) == [NOT_A_DIE] * 3
+    assert all(0 <= v < NOT_A_DIE for v in cached["labels"][:6])
+    # Side faces come from their own stream: asking for them leaves the value crops as they were.
+    alone = np.load(build(6, seed=5, path=tmp_path / "alone.npz"))
+    assert np.array_equal(alone["images"], cached["images"][:6])
