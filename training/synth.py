@@ -128,10 +128,15 @@ def side_face_window(rng: np.random.Generator, cam: Camera,
                      dice: Sequence[PlacedDie]) -> tuple[float, float, float] | None:
     """(cx, cy, side) of a reader crop on a side face of ``dice[0]``, or None if it shows none.
 
-    The side faces the camera sees are tried in random order; the first whose window
-    keeps every die's top-face centre over 0.3 sides from its centre is taken.
+    The side faces the camera sees are tried in random order; the first that looks
+    narrower than the top face (under 0.8 of its area in the picture) and whose window
+    keeps every die's top-face centre over 0.3 sides from its centre is taken. A side
+    face seen more squarely than the top face looks just like the top face of a die seen
+    from higher up (the reader sees crops at any rotation): taught as "not a die", it
+    made the reader refuse real top faces (session 10, models/README.md).
     """
     main = dice[0]
+    top_area = cv2.contourArea(cam.project(main.face_corners(main.top_face())).astype(np.float32))
     tops = np.array([cam.project(d.face_corners(d.top_face())).mean(0) for d in dice])
     normals = NORMALS @ main.rot.T
     centres = main.centre + 0.5 * main.size * normals
@@ -140,6 +145,8 @@ def side_face_window(rng: np.random.Generator, cam: Camera,
         if not facing[i] or i == main.top_face():
             continue
         quad = cam.project(main.face_corners(int(i)))
+        if cv2.contourArea(quad.astype(np.float32)) >= 0.8 * top_area:
+            continue
         (bx0, by0), (bx1, by1) = quad.min(0), quad.max(0)
         side = max(bx1 - bx0, by1 - by0) * 1.35 * rng.uniform(0.85, 1.2)
         cx = (bx0 + bx1) / 2 + rng.normal(0, 0.06) * (bx1 - bx0)
