@@ -1,10 +1,11 @@
 """Pre-render synthetic reader crops to disk, so reader training is not bound by rendering.
 
-    python -m training.crop_cache --count 12000 --side 1500   # writes data/synth_crops.npz
+    python -m training.crop_cache --count 12000      # writes data/synth_crops.npz
 
-`count` crops of dice showing a value (class value - 1), then `side` crops centred on a
+`count` crops of dice showing a value (class value - 1), then `--side` crops centred on a
 side face (class NOT_A_DIE) from their own random stream, so adding side faces leaves the
-value crops as they were.
+value crops as they were. The shipped reader was trained without them: readers taught
+rendered side faces refused real top faces too (session 10, models/README.md).
 """
 
 from __future__ import annotations
