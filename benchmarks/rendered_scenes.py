@@ -8,8 +8,8 @@ cocked dice, many tables. Training draws its scenes from small integer seeds; th
 from a seed no run uses, so every scene is new to the model. Dice the renderer marks
 unreadable (cocked, hidden) are left out of the score either way: reporting one or not
 is both fine. Extra boxes whose centre lies on a die's picture (a side face read as a
-die, part of a die) are counted apart. `--option` passes a reader setting (e.g. `--option min_relative_size=0`
-to see what the size prior does).
+die, part of a die) are counted apart. `--option` passes a reader setting (e.g.
+`--option min_relative_size=0` to see what the size prior does).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from training.sources import synth_scene_source  # noqa: E402
 from vision.detections import Dice  # noqa: E402
-from vision.metrics import Score, centres, match_boxes, score_photo, total  # noqa: E402
+from vision.metrics import Score, centres, inside, match_boxes, score_photo, total  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
@@ -42,11 +42,7 @@ def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values
     on_unreadable = {int(j) for i, j in pairs if not readable[i]}
     extra = np.ones(len(found), bool)
     extra[pairs[:, 1]] = False
-    on_dice = 0
-    if die_boxes is not None and extra.any():
-        c = centres(found.boxes[extra])
-        on_dice = int(((c[:, None, 0] >= die_boxes[None, :, 0]) & (c[:, None, 0] <= die_boxes[None, :, 2])
-                       & (c[:, None, 1] >= die_boxes[None, :, 1]) & (c[:, None, 1] <= die_boxes[None, :, 3])).any(1).sum())
+    on_dice = 0 if die_boxes is None else int(inside(centres(found.boxes[extra]), die_boxes).any(axis=1).sum())
     found = found[np.array([j not in on_unreadable for j in range(len(found))], bool)]
     return score_photo(truth[readable], found), on_dice
 

@@ -21,7 +21,7 @@ def centres(boxes: np.ndarray) -> np.ndarray:
     return (boxes[:, :2] + boxes[:, 2:]) / 2
 
 
-def _inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+def inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(P, B) booleans: point p lies inside box b (edges count as inside)."""
     x, y = points[:, None, 0], points[:, None, 1]
     return (x >= boxes[None, :, 0]) & (x <= boxes[None, :, 2]) & (y >= boxes[None, :, 1]) & (y <= boxes[None, :, 3])
@@ -39,7 +39,7 @@ def match_boxes(truth: np.ndarray, predicted: np.ndarray) -> np.ndarray:
     if len(truth) == 0 or len(predicted) == 0:
         return np.zeros((0, 2), np.int64)
     tc, pc = centres(truth), centres(predicted)
-    allowed = _inside(pc, truth).T | _inside(tc, predicted)  # (T, P)
+    allowed = inside(pc, truth).T | inside(tc, predicted)  # (T, P)
     distance = np.linalg.norm(tc[:, None, :] - pc[None, :, :], axis=2)
     ti, pi = np.nonzero(allowed)
     order = np.lexsort((pi, ti, distance[ti, pi]))

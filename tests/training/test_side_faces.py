@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from training.data import load_split
 from training.models import NOT_A_DIE, READER_SIZE
 from training.reader_data import reader_samples, side_face_crop
+from training.synth import side_face_window
+from training.synth_dice import make_camera, place_die, random_material
 
 TOP = np.array([180, 100, 220, 140], np.float32)  # a top face 40 px wide, centred at (200, 120)
 
@@ -57,8 +60,6 @@ def test_only_the_low_webcam_set_is_marked():
 
 def _die_under(tilt: float, *neighbours: tuple[float, float], yaw: float = 0.3):
     """A camera `tilt` degrees off straight down over a die at the table's origin, maybe with neighbours."""
-    from training.synth_dice import make_camera, place_die, random_material
-
     cam = make_camera(256, 256, tilt_deg=tilt, roll_deg=0.0, fov_deg=60.0)
     rng = np.random.default_rng(0)
     mat = random_material(rng, clean=True)
@@ -68,16 +69,12 @@ def _die_under(tilt: float, *neighbours: tuple[float, float], yaw: float = 0.3):
 
 
 def _inside_quad(quad: np.ndarray, x: float, y: float) -> bool:
-    import cv2
-
     return cv2.pointPolygonTest(quad.astype(np.float32), (x, y), False) >= 0
 
 
 @pytest.mark.parametrize("seed", range(10))
 @pytest.mark.parametrize("tilt", [25.0, 35.0])
 def test_a_rendered_side_window_is_centred_on_a_side_face_not_a_top(seed, tilt):
-    from training.synth import side_face_window
-
     cam, dice = _die_under(tilt)
     cx, cy, side = side_face_window(np.random.default_rng(seed), cam, dice)
     die = dice[0]
@@ -87,8 +84,6 @@ def test_a_rendered_side_window_is_centred_on_a_side_face_not_a_top(seed, tilt):
     assert any(_inside_quad(q, cx, cy) for q in sides)
     assert np.hypot(*(top.mean(0) - (cx, cy))) > 0.3 * side
     # ... and on a face that looks narrower than the top face, as no top face of a die does.
-    import cv2
-
     face = next(q for q in sides if _inside_quad(q, cx, cy))
     assert cv2.contourArea(face.astype(np.float32)) < 0.8 * cv2.contourArea(top.astype(np.float32))
     # The window is about the size of a detection on the face: the die's whole picture fits in 2.
@@ -97,8 +92,6 @@ def test_a_rendered_side_window_is_centred_on_a_side_face_not_a_top(seed, tilt):
 
 
 def test_no_rendered_side_window_when_the_camera_looks_straight_down():
-    from training.synth import side_face_window
-
     cam, dice = _die_under(0.0)
     assert all(side_face_window(np.random.default_rng(seed), cam, dice) is None for seed in range(10))
 
@@ -106,8 +99,6 @@ def test_no_rendered_side_window_when_the_camera_looks_straight_down():
 def test_no_rendered_side_window_on_a_face_seen_as_squarely_as_the_top():
     """Square to the camera (yaw 0) at 42 degrees, the front face looks as big as the top
     face: a crop of it would look like a die's top face seen from higher up."""
-    from training.synth import side_face_window
-
     cam, dice = _die_under(42.0, yaw=0.0)
     assert all(side_face_window(np.random.default_rng(seed), cam, dice) is None for seed in range(10))
     cam, dice = _die_under(30.0, yaw=0.0)  # lower, the same face looks narrower: a window
@@ -115,8 +106,6 @@ def test_no_rendered_side_window_on_a_face_seen_as_squarely_as_the_top():
 
 
 def test_no_rendered_side_window_that_frames_a_neighbours_top_face():
-    from training.synth import side_face_window
-
     cam, dice = _die_under(35.0, (0.0, -0.13), (0.0, 0.13), (0.13, 0.0), (-0.13, 0.0))
     for seed in range(20):
         window = side_face_window(np.random.default_rng(seed), cam, dice)
