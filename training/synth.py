@@ -136,8 +136,9 @@ def side_face_window(rng: np.random.Generator, cam: Camera,
     made the reader refuse real top faces (session 10, models/README.md).
     """
     main = dice[0]
-    top_area = cv2.contourArea(cam.project(main.face_corners(main.top_face())).astype(np.float32))
-    tops = np.array([cam.project(d.face_corners(d.top_face())).mean(0) for d in dice])
+    top_quads = [cam.project(d.face_corners(d.top_face())) for d in dice]
+    top_area = cv2.contourArea(top_quads[0].astype(np.float32))
+    tops = np.array([q.mean(0) for q in top_quads])
     normals = NORMALS @ main.rot.T
     centres = main.centre + 0.5 * main.size * normals
     facing = np.einsum("ij,ij->i", normals, cam.centre - centres) > 0
@@ -148,6 +149,7 @@ def side_face_window(rng: np.random.Generator, cam: Camera,
         if cv2.contourArea(quad.astype(np.float32)) >= 0.8 * top_area:
             continue
         (bx0, by0), (bx1, by1) = quad.min(0), quad.max(0)
+        # 1.35: training.reader_data.CROP_SCALE, not imported (it would pull torch into the renderer)
         side = max(bx1 - bx0, by1 - by0) * 1.35 * rng.uniform(0.85, 1.2)
         cx = (bx0 + bx1) / 2 + rng.normal(0, 0.06) * (bx1 - bx0)
         cy = (by0 + by1) / 2 + rng.normal(0, 0.06) * (by1 - by0)
