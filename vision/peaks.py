@@ -20,16 +20,8 @@ def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0
     """Indices to keep: drop a box that overlaps a stronger one or holds its centre."""
     if not len(boxes):
         return np.zeros((0,), np.int64)
-    boxes = np.asarray(boxes, np.float64)
-    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    ix = np.clip(np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0]), 0, None)
-    iy = np.clip(np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1]), 0, None)
-    inter = ix * iy
-    overlap = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-6)
+    overlap, inside = _overlap_and_inside(boxes, boxes)
     # Two dice can touch but their top faces never hold each other's centres.
-    inside = ((boxes[None, :, 0] < cx[:, None]) & (cx[:, None] < boxes[None, :, 2])
-              & (boxes[None, :, 1] < cy[:, None]) & (cy[:, None] < boxes[None, :, 3]))  # [i, j]: centre i in box j
     clash = (overlap > iou) | inside  # [i, j]: i is a duplicate of j if j is kept and stronger
     kept = np.zeros(len(boxes), bool)
     order = np.argsort(-np.asarray(scores))
@@ -37,6 +29,32 @@ def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0
         if not (clash[i] & kept).any():
             kept[i] = True
     return order[kept[order]].astype(np.int64)
+
+
+def apart_from(boxes: np.ndarray, others: np.ndarray, *, iou: float = 0.45) -> np.ndarray:
+    """Booleans (N,): the box overlaps none of `others` by more than `iou`, and neither holds the other's centre."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    others = np.asarray(others, np.float64).reshape(-1, 4)
+    if not len(boxes) or not len(others):
+        return np.ones(len(boxes), bool)
+    overlap, inside = _overlap_and_inside(boxes, others)
+    _, holds = _overlap_and_inside(others, boxes)
+    return ~((overlap > iou) | inside | holds.T).any(axis=1)
+
+
+def _overlap_and_inside(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(A, B) intersection over union, and (A, B) booleans: the centre of a box of `a` lies inside one of `b`."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    inter = ix * iy
+    overlap = inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6)
+    cx, cy = (a[:, 0] + a[:, 2]) / 2, (a[:, 1] + a[:, 3]) / 2
+    inside = ((b[None, :, 0] < cx[:, None]) & (cx[:, None] < b[None, :, 2])
+              & (b[None, :, 1] < cy[:, None]) & (cy[:, None] < b[None, :, 3]))
+    return overlap, inside
 
 
 def drop_nested(boxes: np.ndarray, scores: np.ndarray, *, min_area_ratio: float = 2.0,

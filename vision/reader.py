@@ -16,7 +16,7 @@ import onnxruntime as ort
 
 from vision.detections import UNSURE_BELOW, Dice, Die
 from vision.halvings import Halvings
-from vision.peaks import centre_peaks, drop_nested, suppress_duplicates
+from vision.peaks import apart_from, centre_peaks, drop_nested, suppress_duplicates
 from vision.sizes import grown_to, longer_sides, relative_sides, typical_side
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -60,7 +60,8 @@ class DiceReader:
                  min_score: float | None = None, max_not_a_die: float = 0.2, low_confidence: float = UNSURE_BELOW,
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
-                 zoom_max_side: int = 1024, turn_below: float = 0.7) -> None:
+                 zoom_max_side: int = 1024, turn_below: float = 0.7, weak_score: float | None = 0.3,
+                 weak_sure: float = 0.8) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
@@ -72,7 +73,9 @@ class DiceReader:
         confidence of at least `keep_small_above`. Photos whose dice come out under
         `zoom_below` detector pixels get a closer look (see `_zoom_pass`; 0 turns it off).
         A crop read with a top probability under `turn_below` is read again turned and
-        mirrored (`SAME_FACE`; 1 reads every crop again, 0 none).
+        mirrored (`SAME_FACE`; 1 reads every crop again, 0 none). A weak peak, from
+        `weak_score` up to `min_score`, is read too and kept only when the reader's top
+        probability for it is at least `weak_sure` (None: no weak peaks).
         """
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
@@ -93,15 +96,18 @@ class DiceReader:
         self.zoom_target = zoom_target
         self.zoom_max_side = zoom_max_side
         self.turn_below = turn_below
+        self.weak_score = self.min_score if weak_score is None else min(weak_score, self.min_score)
+        self.weak_sure = weak_sure
         #: Dice under this confidence are shown to players as uncertain.
         self.low_confidence = low_confidence
 
     # -- detection -------------------------------------------------------------------
     def _detect_at(self, small: np.ndarray, scale: float, shape: tuple[int, ...], *,
-                   min_size: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                   min_size: float = 0.0, min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Boxes and scores from one pass over `small`, the photo (of `shape`) resized by `scale`.
 
-        Boxes smaller than `min_size` pixels (as the detector saw them) are left out.
+        Boxes smaller than `min_size` pixels (as the detector saw them) or weaker than
+        `min_score` (default: the detector's threshold) are left out.
         """
         h, w = shape[:2]
         sh, sw = small.shape[:2]
@@ -113,7 +119,7 @@ class DiceReader:
         x *= np.float32(1 / 255)
         maps = self.detector.run(None, {"image": x})[0][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
-        ys, xs, scores = centre_peaks(heat, min_score=self.min_score)
+        ys, xs, scores = centre_peaks(heat, min_score=self.min_score if min_score is None else min_score)
         off = 1.0 / (1.0 + np.exp(-maps[3:5, ys, xs]))
         cx = (xs + off[0]) * self.stride
         cy = (ys + off[1]) * self.stride
@@ -138,17 +144,22 @@ class DiceReader:
         small = _shrink(source, scale / own)
         half = cv2.resize(small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
                           interpolation=cv2.INTER_AREA)
-        passes = [self._detect_at(small, scale, image.shape),
-                  self._detect_at(half, scale * half.shape[1] / small.shape[1], image.shape, min_size=20.0)]
+        passes = [self._detect_at(small, scale, image.shape, min_score=self.weak_score),
+                  self._detect_at(half, scale * half.shape[1] / small.shape[1], image.shape, min_size=20.0,
+                                  min_score=self.weak_score)]
         boxes = np.concatenate([b for b, _ in passes])
         scores = np.concatenate([s for _, s in passes])
-        boxes, scores = _merge(boxes, scores)
+        strong = scores >= self.min_score
+        weak = _merge(boxes[~strong], scores[~strong])
+        boxes, scores = _merge(boxes[strong], scores[strong])
         zoomed = self._zoom_pass(photo, boxes, scores, scale)
         if zoomed is not None:
             # The closer look wins where both passes saw a die: its boxes fit small dice better.
             boxes, scores = _merge(np.concatenate([boxes, zoomed[0]]), np.concatenate([scores, zoomed[1]]),
                                    priority=np.r_[np.zeros(len(boxes)), np.ones(len(zoomed[0]))])
-        return boxes, scores
+        # Weak peaks come last and only apart from every strong box, which stay as they were.
+        apart = apart_from(weak[0], boxes)
+        return np.concatenate([boxes, weak[0][apart]]), np.concatenate([scores, weak[1][apart]])
 
     def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray,
                    scale: float) -> tuple[np.ndarray, np.ndarray] | None:
@@ -252,7 +263,9 @@ class DiceReader:
         conf = faces.max(axis=1) * np.minimum(1.0, scores / 0.5)
         # Much smaller than the other dice and not clearly read: a pip, a side face, the table.
         stray = (relative < self.min_relative_size) & (conf < self.keep_small_above)
-        keep = (probs[:, self.not_a_die] < self.max_not_a_die) & ~stray
+        # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
+        plain = (scores >= self.min_score) | (faces.max(axis=1) >= self.weak_sure)
+        keep = (probs[:, self.not_a_die] < self.max_not_a_die) & ~stray & plain
         return Dice(boxes[keep], values[keep], conf[keep]).sorted()
 
     def read_crop(self, image: np.ndarray) -> Die:

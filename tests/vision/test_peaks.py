@@ -96,3 +96,26 @@ def test_kept_boxes_never_clash_and_each_dropped_box_clashes_with_a_stronger_kep
                 assert not _clash(boxes[i], boxes[j])
     for i in set(range(len(boxes))) - set(keep):
         assert any(_clash(boxes[i], boxes[j]) and scores[j] >= scores[i] for j in keep)
+
+
+def test_apart_from_keeps_only_boxes_that_clash_with_none():
+    from vision.peaks import apart_from
+
+    others = np.array([[100, 100, 140, 140]], np.float32)
+    boxes = np.array([
+        [140, 100, 180, 140],   # touching: a die of its own
+        [105, 105, 145, 145],   # mostly the same box
+        [130, 90, 200, 160],    # overlaps a little, holds neither centre: a neighbour
+        [115, 115, 170, 170],   # its box holds the other's centre (120, 120)
+        [60, 60, 125, 125],     # its centre (92.5, 92.5) is outside, but it holds the other's centre
+        [110, 110, 130, 130],   # its centre lies inside the other
+    ], np.float32)
+    assert apart_from(boxes, others).tolist() == [True, False, True, False, False, False]
+
+
+def test_apart_from_nothing():
+    from vision.peaks import apart_from
+
+    box = np.array([[0, 0, 10, 10]], np.float32)
+    assert apart_from(box, np.zeros((0, 4), np.float32)).tolist() == [True]
+    assert apart_from(np.zeros((0, 4), np.float32), box).shape == (0,)

@@ -112,8 +112,8 @@ def test_eval_refuses_a_folder_without_labels(capsys, tmp_path):
 
 
 def test_eval_names_the_splits_there_are(capsys):
-    status, _, err = run_cli(capsys, "eval", str(SAMPLES), "--split", "train")
-    assert status == 2 and "splits there: dev" in err
+    status, _, err = run_cli(capsys, "eval", str(SAMPLES), "--split", "test")
+    assert status == 2 and "splits there: dev, train" in err
 
 
 def test_eval_refuses_a_misses_folder_it_cannot_create(capsys, tmp_path):
@@ -186,7 +186,7 @@ def test_recognize_annotate_writes_one_photo_per_input(capsys, reader, tmp_path)
 
 
 def test_eval_on_the_samples(capsys, reader):
-    status, lines, _ = run_cli(capsys, "eval", str(SAMPLES), "--json")
+    status, lines, _ = run_cli(capsys, "eval", str(SAMPLES), "--split", "all", "--json")
     assert status == 0
     result = json.loads(lines[0])
     assert result["photos"] == len(PHOTOS) and result["labelled"] == sum(len(p.dice) for p in PHOTOS)
