@@ -135,7 +135,8 @@ class DiceReader:
         Two passes: the full detector size finds small dice, half of it sees big close-up
         dice whole (where a single pip could pass for a small die showing 1). The half-size
         pass adds only big dice: there, two small touching dice could blur into one.
-        Dice that come out small in both get a closer look (`_zoom_pass`).
+        Dice that come out small in both get a closer look (`_zoom_pass`). Weak peaks
+        (from `weak_score` up to `min_score`) are added last, where no stronger box is.
         """
         photo = image if isinstance(image, Halvings) else Halvings(image)
         image = photo.photo
