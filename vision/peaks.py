@@ -20,9 +20,9 @@ def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0
     """Indices to keep: drop a box that overlaps a stronger one or holds its centre."""
     if not len(boxes):
         return np.zeros((0,), np.int64)
-    overlap, inside = _overlap_and_inside(boxes, boxes)
     # Two dice can touch but their top faces never hold each other's centres.
-    clash = (overlap > iou) | inside  # [i, j]: i is a duplicate of j if j is kept and stronger
+    # [i, j]: i is a duplicate of j if j is kept and stronger.
+    clash = (_overlap(boxes, boxes) > iou) | _centre_inside(boxes, boxes)
     kept = np.zeros(len(boxes), bool)
     order = np.argsort(-np.asarray(scores))
     for i in order:
@@ -37,24 +37,27 @@ def apart_from(boxes: np.ndarray, others: np.ndarray, *, iou: float = 0.45) -> n
     others = np.asarray(others, np.float64).reshape(-1, 4)
     if not len(boxes) or not len(others):
         return np.ones(len(boxes), bool)
-    overlap, inside = _overlap_and_inside(boxes, others)
-    _, holds = _overlap_and_inside(others, boxes)
-    return ~((overlap > iou) | inside | holds.T).any(axis=1)
+    clash = (_overlap(boxes, others) > iou) | _centre_inside(boxes, others) | _centre_inside(others, boxes).T
+    return ~clash.any(axis=1)
 
 
-def _overlap_and_inside(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(A, B) intersection over union, and (A, B) booleans: the centre of a box of `a` lies inside one of `b`."""
+def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(A, B) intersection over union of boxes `a` (A, 4) and `b` (B, 4)."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
     iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
     inter = ix * iy
-    overlap = inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6)
+
+
+def _centre_inside(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(A, B) booleans: the centre of box a lies strictly inside box b."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     cx, cy = (a[:, 0] + a[:, 2]) / 2, (a[:, 1] + a[:, 3]) / 2
-    inside = ((b[None, :, 0] < cx[:, None]) & (cx[:, None] < b[None, :, 2])
-              & (b[None, :, 1] < cy[:, None]) & (cy[:, None] < b[None, :, 3]))
-    return overlap, inside
+    return ((b[None, :, 0] < cx[:, None]) & (cx[:, None] < b[None, :, 2])
+            & (b[None, :, 1] < cy[:, None]) & (cy[:, None] < b[None, :, 3]))
 
 
 def drop_nested(boxes: np.ndarray, scores: np.ndarray, *, min_area_ratio: float = 2.0,
@@ -67,10 +70,8 @@ def drop_nested(boxes: np.ndarray, scores: np.ndarray, *, min_area_ratio: float 
     n = len(boxes)
     if not n:
         return np.zeros((0,), np.int64)
-    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    inside = ((boxes[None, :, 0] < cx[:, None]) & (cx[:, None] < boxes[None, :, 2])
-              & (boxes[None, :, 1] < cy[:, None]) & (cy[:, None] < boxes[None, :, 3]))  # [i, j]: centre i in box j
+    inside = _centre_inside(boxes, boxes)  # [i, j]: centre i in box j
     bigger = area[None, :] >= min_area_ratio * area[:, None]
     strong = scores[None, :] >= min_score_ratio * scores[:, None]
     nested = (inside & bigger & strong).any(axis=1)
