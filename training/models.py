@@ -80,11 +80,21 @@ class DiceDetector(nn.Module):
         return self.head(p4)
 
 
+class CropContrast(nn.Module):
+    """Each crop at zero mean per channel, divided by its own contrast: a dim die looks like a bright one."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x - x.mean(dim=(2, 3), keepdim=True)
+        spread = torch.sqrt((x * x).mean(dim=(1, 2, 3), keepdim=True))
+        return x / (spread + 0.05)  # a flat crop is not blown up into noise
+
+
 class FaceReader(nn.Module):
     """Classifies a crop centred on a die's top face: logits for values 1-6 and "not a die"."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, contrast: bool = False) -> None:
         super().__init__()
+        self.contrast = CropContrast() if contrast else nn.Identity()
         self.features = nn.Sequential(
             conv_bn(3, 16),                 # 48: full resolution first, for small dark pips
             conv_bn(16, 32, s=2),           # 24
@@ -98,4 +108,4 @@ class FaceReader(nn.Module):
         self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.classify(self.features(x))
+        return self.classify(self.features(self.contrast(x)))

@@ -187,9 +187,9 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                 runs: Path = RUNS, **stream: object) -> FaceReader:
+                 runs: Path = RUNS, contrast: bool = False, **stream: object) -> FaceReader:
     torch.manual_seed(seed)
-    model = FaceReader()
+    model = FaceReader(contrast=contrast)
     return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed, **stream), steps, batch=batch, lr=lr,
                resume=resume, checkpoint=runs / "reader.pt", log_every=100, loss_step=_reader_step)
 
@@ -213,6 +213,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="leave this fraction of each train split out, to compare models on (training.data.held_out)")
     p.add_argument("--weight", action="append", default=[], metavar="SET=W",
                    help="draw this photo set's photos W times as often (repeatable)")
+    p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
     args = p.parse_args(argv)
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream = {"holdout": args.holdout, "weights": weights}
@@ -226,7 +227,8 @@ def main(argv: list[str] | None = None) -> None:
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
-                          resume=args.runs / "reader.pt" if args.resume else None, runs=args.runs, **stream)
+                          resume=args.runs / "reader.pt" if args.resume else None, runs=args.runs,
+                          contrast=args.reader_contrast, **stream)
         export_reader(rd, args.out / "reader.onnx")
 
 
