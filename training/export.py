@@ -63,8 +63,9 @@ def main(argv: list[str] | None = None) -> None:
         det.load_state_dict(torch.load(args.runs / "detector.pt"))
         export_detector(det, args.out / "detector.onnx")
     if (args.runs / "reader.pt").is_file():
-        rd = FaceReader()
-        rd.load_state_dict(torch.load(args.runs / "reader.pt"))
+        state = torch.load(args.runs / "reader.pt")
+        rd = FaceReader(contrast="contrast.on" in state)
+        rd.load_state_dict(state)
         export_reader(rd, args.out / "reader.onnx")
 
 

@@ -83,6 +83,11 @@ class DiceDetector(nn.Module):
 class CropContrast(nn.Module):
     """Each crop at zero mean per channel, divided by its own contrast: a dim die looks like a bright one."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        # Marks a checkpoint as trained with this step, which has no weights of its own.
+        self.register_buffer("on", torch.ones(()))
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x - x.mean(dim=(2, 3), keepdim=True)
         spread = torch.sqrt((x * x).mean(dim=(1, 2, 3), keepdim=True))

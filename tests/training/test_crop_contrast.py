@@ -45,3 +45,20 @@ def test_the_step_travels_in_the_onnx_file(tmp_path):
     # The same crop brightened reads the same: the step is in the file, the runtime needs nothing new.
     brighter = ort.InferenceSession(str(tmp_path / "reader.onnx")).run(None, {"crops": x + 0.2})[0]
     np.testing.assert_allclose(brighter, onnx_out, atol=1e-5)
+
+
+def test_a_checkpoint_knows_it_was_trained_with_the_step(tmp_path):
+    from training.export import main as export_main
+
+    torch.manual_seed(0)
+    model = FaceReader(contrast=True).eval()
+    torch.save(model.state_dict(), tmp_path / "reader.pt")
+    export_main([str(tmp_path), str(tmp_path)])
+    import onnxruntime as ort
+
+    x = np.random.default_rng(3).random((2, 3, 48, 48), np.float32) * 0.7
+    out = ort.InferenceSession(str(tmp_path / "reader.onnx")).run(None, {"crops": x})[0]
+    np.testing.assert_allclose(out, model(torch.from_numpy(x)).detach().numpy(), atol=1e-4)
+    # A reader without the step refuses such a checkpoint instead of dropping the step unnoticed.
+    with pytest.raises(RuntimeError, match="contrast.on"):
+        FaceReader().load_state_dict(torch.load(tmp_path / "reader.pt"))
