@@ -1,6 +1,7 @@
 """Read rendered throws that no training run has seen, and score them by the datasets' rule.
 
-    python benchmarks/rendered_scenes.py [--scenes 300] [--seed A,B] [--models DIR] [--option NAME=VALUE ...] [--json]
+    python benchmarks/rendered_scenes.py [--scenes 300] [--seed A,B] [--models DIR] [--option NAME=VALUE ...]
+        [--by-tilt] [--json]
 
 The renderer (`training/synth*.py`) draws throws the shared photos lack: oblique views up
 to 55 degrees (far dice look smaller), dice of every colour and material, touching and
@@ -10,7 +11,8 @@ unreadable (cocked, hidden) are left out of the score either way: reporting one 
 is both fine. Extra boxes whose centre lies on a die's picture (a side face read as a
 die, part of a die) are counted apart. `--seed` draws other unseen scenes, to choose a
 setting on them and keep the benchmark's own for measuring it. `--option` passes a reader setting (e.g.
-`--option min_relative_size=0` to see what the size prior does).
+`--option min_relative_size=0` to see what the size prior does). `--by-tilt` scores the
+scenes again by how steeply the camera looked (degrees from straight down).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from vision.metrics import Score, centres, inside, match_boxes, score_photo, tot
 from vision.reader import DiceReader  # noqa: E402
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
+TILT_BANDS = (0, 10, 25, 40, 56)  # degrees; the renderer tilts the camera 0-55
 
 
 def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,
@@ -48,6 +51,14 @@ def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values
     return score_photo(truth[readable], found), on_dice
 
 
+def by_tilt(scores: list[Score], tilts: list[float]) -> dict[str, Score]:
+    """The scenes' scores summed per band of camera tilt (`TILT_BANDS`), keyed like "10-25"."""
+    bands = {}
+    for lo, hi in zip(TILT_BANDS, TILT_BANDS[1:]):
+        bands[f"{lo}-{min(hi, 55)}"] = total(s for s, t in zip(scores, tilts) if lo <= t < hi)
+    return bands
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--scenes", type=int, default=300)
@@ -56,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", type=Path, default=None)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a DiceReader setting, e.g. min_relative_size=0")
+    p.add_argument("--by-tilt", action="store_true", help="scores per band of camera tilt too")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     draw = synth_scene_source()
@@ -65,22 +77,28 @@ def main(argv: list[str] | None = None) -> int:
     options = {name: float(value) for name, value in (o.split("=", 1) for o in args.option)}
     reader = DiceReader(args.models, **options)
     rng = np.random.default_rng([int(part) for part in args.seed.split(",")])
-    scores, on_dice = [], 0
+    scores, tilts, on_dice = [], [], 0
     for _ in range(args.scenes):
         s = draw(rng)
         readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
         score, extra_on_dice = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
         scores.append(score)
+        tilts.append(s.tilt_deg)
         on_dice += extra_on_dice
     result = total(scores)
+    bands = by_tilt(scores, tilts) if args.by_tilt else {}
     if args.json:
         print(json.dumps({"scenes": args.scenes, "options": options, **result.to_dict(),
-                          "extra_boxes_on_dice": on_dice}))
+                          "extra_boxes_on_dice": on_dice,
+                          **({"by_tilt": {k: v.to_dict() for k, v in bands.items()}} if bands else {})}))
     else:
         print(f"{args.scenes} rendered scenes{' with ' + ', '.join(args.option) if args.option else ''}: "
               f"recall {result.recall:.4f}, precision {result.precision:.4f}, value accuracy "
               f"{result.value_accuracy:.4f}, read F1 {result.read_f1:.4f}, exact-roll rate {result.exact_roll_rate:.3f}; "
               f"{on_dice} extra boxes on a die's picture (side faces, parts of dice)")
+        for band, score in bands.items():
+            print(f"  tilt {band:>5} degrees, {score.photos:4d} scenes: recall {score.recall:.4f}, precision "
+                  f"{score.precision:.4f}, value accuracy {score.value_accuracy:.4f}, read F1 {score.read_f1:.4f}")
     return 0
 
 

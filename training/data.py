@@ -90,6 +90,8 @@ class Sample:
     readable: np.ndarray | None = None
     #: Shot from low in front: each die's front face shows just below its top face.
     side_below: bool = False
+    #: The camera's tilt from straight down in degrees, where known (rendered photos).
+    tilt_deg: float | None = None
 
 
 def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True,

@@ -34,7 +34,7 @@ def synth_scene_source() -> Callable[[np.random.Generator], Sample] | None:
         values = np.array([d.value for d in scene.dice], np.int64)
         die_boxes = np.array([d.die_box for d in scene.dice], np.float32).reshape(-1, 4)
         readable = np.array([d.readable for d in scene.dice], bool)
-        return Sample(scene.image, boxes, values, "synth", die_boxes, readable=readable)
+        return Sample(scene.image, boxes, values, "synth", die_boxes, readable=readable, tilt_deg=scene.tilt_deg)
 
     return draw
 

@@ -48,6 +48,8 @@ class Scene:
 
     image: np.ndarray
     dice: tuple[SynthDie, ...]
+    #: The camera's tilt from straight down, degrees (0: top-down).
+    tilt_deg: float = 0.0
 
 
 def render_scene(
@@ -72,7 +74,8 @@ def render_scene(
     if not 1 <= n <= 60:
         raise ValueError(f"n_dice must be 1..60, got {n}")
     if clean:
-        cam = make_camera(w, h, tilt_deg=0.0, roll_deg=0.0, fov_deg=60.0)
+        tilt = 0.0
+        cam = make_camera(w, h, tilt_deg=tilt, roll_deg=0.0, fov_deg=60.0)
     else:
         tilt = rng.uniform(0, 10) if rng.random() < 0.35 else rng.uniform(10, 55)
         cam = make_camera(w, h, tilt_deg=tilt, roll_deg=rng.uniform(0, 360), fov_deg=rng.uniform(50, 75))
@@ -87,7 +90,7 @@ def render_scene(
     _cast_shadows(rng, canvas, dice, cam, light, s_px, clean)
     labels = _draw_dice(rng, canvas, dice, cam, light)
     image = _photo_effects(rng, canvas) if not clean else np.clip(canvas, 0, 255).astype(np.uint8)
-    return Scene(image, labels)
+    return Scene(image, labels, float(tilt))
 
 
 def render_crop(rng: np.random.Generator, value: int, *, size: int = 64, max_stretch: float = 1.0) -> np.ndarray:

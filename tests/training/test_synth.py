@@ -124,3 +124,9 @@ def test_photo_backgrounds_are_used() -> None:
     scene = render_scene(np.random.default_rng(5), size=(200, 150), n_dice=1, backgrounds=[photo], photo_share=1.0)
     corner = scene.image[:10, :10].reshape(-1, 3).mean(0)
     assert corner[2] > 2 * corner[1] and corner[2] > 2 * corner[0]
+
+
+def test_the_camera_tilt_is_recorded() -> None:
+    assert render_scene(np.random.default_rng(2), size=(320, 240), clean=True).tilt_deg == 0.0
+    tilts = [render_scene(np.random.default_rng(s), size=(200, 160), n_dice=2).tilt_deg for s in range(12)]
+    assert all(0 <= t <= 55 for t in tilts) and max(tilts) > 10  # most scenes look at the table obliquely
