@@ -75,6 +75,8 @@ def test_the_game_page_carries_the_state_for_its_script(client):
     assert state["id"] == gid
     assert state["labels"]["three_kind"] == "Kasse" and state["labels"]["four_kind"] == "ERP2X"
     assert 'capture="environment"' in html and 'accept="image/*"' in html
+    # Dice seen from above are read far better than from a steep angle: the camera button says so.
+    assert "Handy möglichst von oben" in html
 
 
 def test_the_throw_log_shows_every_throw_and_its_entry(client):
