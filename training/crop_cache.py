@@ -1,14 +1,11 @@
 """Pre-render synthetic reader crops to disk, so reader training is not bound by rendering.
 
     python -m training.crop_cache --count 12000      # writes data/synth_crops.npz
-    python -m training.crop_cache --max-stretch 1.5  # writes data/synth_crops_stretch1.5.npz
 
 `count` crops of dice showing a value (class value - 1), then `--side` crops centred on a
 side face (class NOT_A_DIE) from their own random stream, so adding side faces leaves the
 value crops as they were. The shipped reader was trained without them: readers taught
 rendered side faces refused real top faces too (session 10, models/README.md).
-`--max-stretch` frames each die as a reader trained with it cuts its crops (the same
-dice, another framing), into a cache of its own.
 """
 
 from __future__ import annotations
@@ -25,20 +22,14 @@ CACHE = Path("data") / "synth_crops.npz"
 SIZE = 64
 
 
-def cache_path(max_stretch: float = 1.0, plain: Path = CACHE) -> Path:
-    """Where the cache (or `plain`, another cache of crops) for a reader cutting crops with `max_stretch` lies."""
-    return plain if max_stretch == 1 else plain.with_name(f"{plain.stem}_stretch{max_stretch:g}{plain.suffix}")
-
-
-def build(count: int, *, side: int = 0, seed: int = 1, path: Path | None = None, max_stretch: float = 1.0) -> Path:
-    """Render the cache to `path` (default: `cache_path(max_stretch)`): `count` value crops and `side` side-face crops."""
-    path = path or cache_path(max_stretch)
+def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE) -> Path:
+    """Render the cache to `path`: `count` value crops and `side` side-face crops."""
     rng = np.random.default_rng(seed)
     images = np.empty((count + side, SIZE, SIZE, 3), np.uint8)
     labels = np.empty((count + side,), np.int64)
     for i in range(count):
         value = int(rng.integers(1, 7))
-        images[i] = render_crop(rng, value, size=SIZE, max_stretch=max_stretch)
+        images[i] = render_crop(rng, value, size=SIZE)
         labels[i] = value - 1
         if i % 1000 == 999:
             print(f"{i + 1}/{count}", flush=True)
@@ -56,9 +47,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--count", type=int, default=12000, help="crops of dice showing a value")
     p.add_argument("--side", type=int, default=0, help="crops centred on a side face (not a die)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--max-stretch", type=float, default=1.0, help="frame dice as a reader with this max_stretch cuts them")
     args = p.parse_args(argv)
-    print(build(args.count, side=args.side, seed=args.seed, max_stretch=args.max_stretch))
+    print(build(args.count, side=args.side, seed=args.seed))
 
 
 if __name__ == "__main__":

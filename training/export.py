@@ -46,9 +46,8 @@ def export_reader(model: FaceReader, path: Path) -> None:
     x = torch.zeros(1, 3, READER_SIZE, READER_SIZE)
     torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=OPSET, dynamo=False)
-    stretch = float(getattr(model, "max_stretch", 1.0))
     _stamp(path, crop_size=READER_SIZE, crop_scale=CROP_SCALE, not_a_die_class=NOT_A_DIE,
-           classes="1,2,3,4,5,6,not a die", **({"max_stretch": stretch} if stretch != 1 else {}))
+           classes="1,2,3,4,5,6,not a die")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,8 +64,7 @@ def main(argv: list[str] | None = None) -> None:
         export_detector(det, args.out / "detector.onnx")
     if (args.runs / "reader.pt").is_file():
         state = torch.load(args.runs / "reader.pt")
-        rd = FaceReader(contrast="contrast.on" in state,
-                        max_stretch=float(state["max_stretch"]) if "max_stretch" in state else 1.0)
+        rd = FaceReader(contrast="contrast.on" in state)
         rd.load_state_dict(state)
         export_reader(rd, args.out / "reader.onnx")
 

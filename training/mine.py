@@ -1,7 +1,6 @@
 """Hard-negative mining: what the current model mistakes for dice on the train photos.
 
     python -m training.mine models/     # writes data/hard_negatives.npz
-    python -m training.mine models/ --max-stretch 1.5   # data/hard_negatives_stretch1.5.npz
 
 Runs the exported model (onnxruntime, like the app) over the train splits and rendered
 scenes, keeps every detection that frames no labelled die, and stores its crop, cut the way the reader's crops are cut.
@@ -15,10 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from training.crop_cache import SIZE, cache_path
+from training.crop_cache import SIZE
 from training.reader_data import CROP_SCALE, crop_square
 from training.sources import DETECTOR_SETS, real_samples, synth_scene_source
-from vision.sizes import window_shapes
 
 CACHE = Path("data") / "hard_negatives.npz"
 
@@ -42,7 +40,7 @@ def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> 
     return iou.max(axis=1) < min_iou
 
 
-def mine(models: Path, *, scenes: int = 300, seed: int = 7, max_stretch: float = 1.0) -> tuple[np.ndarray, int]:
+def mine(models: Path, *, scenes: int = 300, seed: int = 7) -> tuple[np.ndarray, int]:
     from vision.reader import DiceReader
 
     # Raw detections (a lower threshold, no reader verdict): the reader must learn to refuse them.
@@ -57,10 +55,9 @@ def mine(models: Path, *, scenes: int = 300, seed: int = 7, max_stretch: float =
         photos.append((s.image, s.boxes))
     for image, boxes in photos:
         found, _ = reader._detect(image)
-        wrong = found[unmatched(boxes, found)]
-        for (x0, y0, x1, y1), (sx, sy) in zip(wrong, window_shapes(wrong, max_stretch)):
+        for x0, y0, x1, y1 in found[unmatched(boxes, found)]:
             side = max(x1 - x0, y1 - y0) * CROP_SCALE
-            crops.append(crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, 0.0, SIZE, squash=(float(sx), float(sy))))
+            crops.append(crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, 0.0, SIZE))
     return np.array(crops, np.uint8).reshape(-1, SIZE, SIZE, 3), len(photos)
 
 
@@ -68,13 +65,11 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("models", type=Path, nargs="?", default=Path("models"))
     p.add_argument("--scenes", type=int, default=300)
-    p.add_argument("--max-stretch", type=float, default=1.0, help="cut crops as a reader with this max_stretch does")
     args = p.parse_args(argv)
-    crops, n = mine(args.models, scenes=args.scenes, max_stretch=args.max_stretch)
-    path = cache_path(args.max_stretch, CACHE)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, images=crops)
-    print(f"{len(crops)} hard negatives from {n} photos -> {path}")
+    crops, n = mine(args.models, scenes=args.scenes)
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(CACHE, images=crops)
+    print(f"{len(crops)} hard negatives from {n} photos -> {CACHE}")
 
 
 if __name__ == "__main__":

@@ -97,12 +97,9 @@ class CropContrast(nn.Module):
 class FaceReader(nn.Module):
     """Classifies a crop centred on a die's top face: logits for values 1-6 and "not a die"."""
 
-    def __init__(self, *, contrast: bool = False, max_stretch: float = 1.0) -> None:
+    def __init__(self, *, contrast: bool = False) -> None:
         super().__init__()
         self.contrast = CropContrast() if contrast else nn.Identity()
-        if max_stretch != 1:
-            # How its crops were cut travels with the weights, so export cannot drop it unnoticed.
-            self.register_buffer("max_stretch", torch.tensor(float(max_stretch)))
         self.features = nn.Sequential(
             conv_bn(3, 16),                 # 48: full resolution first, for small dark pips
             conv_bn(16, 32, s=2),           # 24

@@ -8,41 +8,30 @@ import numpy as np
 from training.augment import photometric
 from training.models import NOT_A_DIE, READER_SIZE
 from vision.metrics import centres as box_centres
-from vision.sizes import window_shapes
 
 #: A reader crop is the detected top-face box grown by this factor (must match vision.reader).
 CROP_SCALE = 1.35
 
 
 def crop_square(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0,
-                out: int = READER_SIZE, *, squash: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
-    """Rotated square window of `side` pixels centred at (cx, cy), resampled to `out` x `out`.
-
-    With `squash`, the window is `side` times those fractions wide and high in the photo's
-    axes, stretched square before it is turned (as `vision.reader` cuts an oblique face).
-    """
-    sx, sy = out / max(side * squash[0], 1.0), out / max(side * squash[1], 1.0)
-    turn = cv2.getRotationMatrix2D((0.0, 0.0), angle, 1.0)[:, :2]
-    linear = turn @ np.diag([sx, sy])
-    m = np.hstack([linear, (np.array([out / 2, out / 2]) - linear @ np.array([cx, cy]))[:, None]])
+                out: int = READER_SIZE) -> np.ndarray:
+    """Rotated square window of `side` pixels centred at (cx, cy), resampled to `out` x `out`."""
+    scale = out / max(side, 1.0)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[:, 2] += (out / 2 - cx, out / 2 - cy)
     # Shrinking a lot first with INTER_AREA keeps small pips from aliasing away.
-    flags = cv2.INTER_AREA if max(sx, sy) < 0.5 else cv2.INTER_LINEAR
+    flags = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
     return cv2.warpAffine(img, m, (out, out), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
-def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, *,
-                  max_stretch: float = 1.0) -> np.ndarray:
-    """A die crop with the detector's typical errors: off-centre, too big or small, any rotation.
-
-    `max_stretch` over 1 cuts the window in the box's own shape, as `vision.reader` does.
-    """
+def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A die crop with the detector's typical errors: off-centre, too big or small, any rotation."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     side = max(w, h) * CROP_SCALE * rng.uniform(0.85, 1.2)
     cx = (x0 + x1) / 2 + rng.normal(0, 0.06) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06) * h
-    squash = window_shapes(np.asarray(box), max_stretch)[0]
-    crop = crop_square(img, cx, cy, side, float(rng.uniform(0, 360)), squash=(float(squash[0]), float(squash[1])))
+    crop = crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
     if rng.random() < 0.25:  # a far-away die: lose resolution, then come back up
@@ -124,11 +113,10 @@ def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
 def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
                    *, negatives: int = 1, die_boxes: np.ndarray | None = None,
                    exact_boxes: bool = True, readable: np.ndarray | None = None,
-                   side_below: bool = False, max_stretch: float = 1.0) -> list[tuple[np.ndarray, int]]:
+                   side_below: bool = False) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives.
 
     With `side_below` (a photo from a low camera) half the draws add a side face as a negative.
-    `max_stretch`: the dice's crops are cut as `vision.reader` cuts them for a reader with it.
     """
     out = []
     if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
@@ -140,7 +128,7 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         # A die nobody could read is no lesson in reading: the reader should stay unsure of it.
         if readable is not None and not readable[i]:
             continue
-        out.append((photometric(positive_crop(img, box, rng, max_stretch=max_stretch), rng), int(value) - 1))
+        out.append((photometric(positive_crop(img, box, rng), rng), int(value) - 1))
     for _ in range(negatives):
         neg = negative_crop(img, boxes, rng)
         if neg is not None:

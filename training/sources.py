@@ -39,19 +39,18 @@ def synth_scene_source() -> Callable[[np.random.Generator], Sample] | None:
     return draw
 
 
-def synth_crop_source(max_stretch: float = 1.0) -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
+def synth_crop_source() -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
     """A function giving one synthetic reader crop (READER_SIZE) and its class, or None.
 
     Uses the pre-rendered cache (`python -m training.crop_cache`) when there is one,
     with fresh jitter on every draw; otherwise renders each crop.
     """
-    from training.crop_cache import cache_path
+    from training.crop_cache import CACHE
     from training.reader_data import crop_square
     from training.models import READER_SIZE
 
-    cache = cache_path(max_stretch)
-    if cache.is_file():
-        cached = np.load(cache)
+    if CACHE.is_file():
+        cached = np.load(CACHE)
         images, labels = cached["images"], cached["labels"]
 
         def draw_cached(rng: np.random.Generator) -> tuple[np.ndarray, int]:
@@ -70,23 +69,20 @@ def synth_crop_source(max_stretch: float = 1.0) -> Callable[[np.random.Generator
 
     def draw(rng: np.random.Generator) -> tuple[np.ndarray, int]:
         value = int(rng.integers(1, 7))
-        return render_crop(rng, value, size=READER_SIZE, max_stretch=max_stretch), value - 1
+        return render_crop(rng, value, size=READER_SIZE), value - 1
 
     return draw
 
 
-def hard_negative_source(max_stretch: float = 1.0) -> Callable[[np.random.Generator], np.ndarray] | None:
-    """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined
-    (for a reader cutting crops with `max_stretch`: mined with it)."""
-    from training.crop_cache import cache_path
+def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None:
+    """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined."""
     from training.mine import CACHE
     from training.reader_data import crop_square
     from training.models import READER_SIZE
 
-    cache = cache_path(max_stretch, CACHE)
-    if not cache.is_file():
+    if not CACHE.is_file():
         return None
-    images = np.load(cache)["images"]
+    images = np.load(CACHE)["images"]
     if not len(images):
         return None
 

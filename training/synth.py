@@ -27,7 +27,6 @@ from training.synth_dice import (
     random_material,
 )
 from training.synth_textures import add_clutter, photo_surface, random_surface
-from vision.sizes import window_shapes
 
 Box = tuple[float, float, float, float]
 
@@ -93,13 +92,11 @@ def render_scene(
     return Scene(image, labels, float(tilt))
 
 
-def render_crop(rng: np.random.Generator, value: int, *, size: int = 64, max_stretch: float = 1.0) -> np.ndarray:
+def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.ndarray:
     """One die showing ``value`` as the face reader sees it: a (size, size, 3) BGR uint8 crop.
 
     The die fills 55-90% of the crop with offset, scale and rotation jitter; oblique views
-    show its side faces; neighbours sometimes intrude at the border. With `max_stretch`
-    over 1 the window takes the shape of the top face's box, stretched square as
-    `vision.reader` cuts it (the same dice and the same draws, another framing).
+    show its side faces; neighbours sometimes intrude at the border.
     """
     if value not in range(1, 7):
         raise ValueError(f"die value must be 1..6, got {value}")
@@ -110,9 +107,7 @@ def render_crop(rng: np.random.Generator, value: int, *, size: int = 64, max_str
     side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.9)
     cx = (bx0 + bx1) / 2 + rng.uniform(-0.08, 0.08) * side
     cy = (by0 + by1) / 2 + rng.uniform(-0.08, 0.08) * side
-    top = cam.project(main.face_corners(main.top_face()))
-    squash = window_shapes(np.r_[top.min(0), top.max(0)], max_stretch)[0]
-    return _photo_effects(rng, _frame(canvas, cx, cy, side, size, squash=(float(squash[0]), float(squash[1]))))
+    return _photo_effects(rng, _frame(canvas, cx, cy, side, size))
 
 
 def render_side_crop(rng: np.random.Generator, *, size: int = 64) -> np.ndarray:
@@ -194,17 +189,14 @@ def _close_up(rng: np.random.Generator, value: int, r: int,
     return canvas, cam, dice
 
 
-def _frame(canvas: np.ndarray, cx: float, cy: float, side: float, size: int, *,
-           squash: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
-    """The ``side``-pixel square of ``canvas`` around (cx, cy), resampled to ``size``
-    (``squash``: the window's width and height as fractions of ``side``)."""
-    sw, sh = side * squash[0], side * squash[1]
-    src = np.float32([[cx - sw / 2, cy - sh / 2], [cx + sw / 2, cy - sh / 2], [cx - sw / 2, cy + sh / 2]])
+def _frame(canvas: np.ndarray, cx: float, cy: float, side: float, size: int) -> np.ndarray:
+    """The ``side``-pixel square of ``canvas`` around (cx, cy), resampled to ``size``."""
+    src = np.float32([[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx - side / 2, cy + side / 2]])
     dst = np.float32([[0, 0], [size, 0], [0, size]])
     crop = cv2.warpAffine(canvas, cv2.getAffineTransform(src, dst), (size, size),
                           flags=cv2.INTER_AREA if side > size else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     if side > 2 * size:  # warpAffine does not pre-filter: soften like a lens would
-        crop = cv2.GaussianBlur(crop, (0, 0), 0.35 * sw / size, sigmaY=0.35 * sh / size)
+        crop = cv2.GaussianBlur(crop, (0, 0), 0.35 * side / size)
     return crop
 
 

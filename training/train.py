@@ -88,23 +88,15 @@ class DetectorStream(_Stream):
 
 
 class ReaderStream(_Stream):
-    """Endless reader crops: real dice, rendered dice, and windows that are not a die.
-
-    `max_stretch`: dice cut as `vision.reader` cuts them for a reader with it (the rendered
-    crops and mined negatives come from caches made with it).
-    """
+    """Endless reader crops: real dice, rendered dice, and windows that are not a die."""
 
     SETS = READER_SETS
 
-    def __init__(self, *, max_stretch: float = 1.0, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self.max_stretch = max_stretch
-
     def __iter__(self):
         rng = _rng(self.seed)
-        crop = synth_crop_source(self.max_stretch)
+        crop = synth_crop_source()
         scene = synth_scene_source()
-        hard = hard_negative_source(self.max_stretch)
+        hard = hard_negative_source()
         while True:
             r = rng.random()
             if hard is not None and rng.random() < 0.08:
@@ -119,8 +111,7 @@ class ReaderStream(_Stream):
             else:
                 s = self.real_photo(rng)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
-                                   exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
-                                   max_stretch=self.max_stretch)
+                                   exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
@@ -196,11 +187,10 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                 runs: Path = RUNS, contrast: bool = False, max_stretch: float = 1.0, **stream: object) -> FaceReader:
+                 runs: Path = RUNS, contrast: bool = False, **stream: object) -> FaceReader:
     torch.manual_seed(seed)
-    model = FaceReader(contrast=contrast, max_stretch=max_stretch)
-    return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed, max_stretch=max_stretch, **stream),
-               steps, batch=batch, lr=lr,
+    model = FaceReader(contrast=contrast)
+    return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed, **stream), steps, batch=batch, lr=lr,
                resume=resume, checkpoint=runs / "reader.pt", log_every=100, loss_step=_reader_step)
 
 
@@ -224,8 +214,6 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--weight", action="append", default=[], metavar="SET=W",
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
-    p.add_argument("--reader-stretch", type=float, default=1.0,
-                   help="the reader reads crops cut in the box's shape, stretched square by at most this")
     args = p.parse_args(argv)
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream = {"holdout": args.holdout, "weights": weights}
@@ -240,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
                           resume=args.runs / "reader.pt" if args.resume else None, runs=args.runs,
-                          contrast=args.reader_contrast, max_stretch=args.reader_stretch, **stream)
+                          contrast=args.reader_contrast, **stream)
         export_reader(rd, args.out / "reader.onnx")
 
 

@@ -17,7 +17,7 @@ import onnxruntime as ort
 from vision.detections import UNSURE_BELOW, Dice, Die
 from vision.halvings import Halvings
 from vision.peaks import apart_from, centre_peaks, drop_nested, suppress_duplicates
-from vision.sizes import grown_to, longer_sides, relative_sides, typical_side, window_shapes
+from vision.sizes import grown_to, longer_sides, relative_sides, typical_side
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = "detector.onnx"
@@ -61,7 +61,7 @@ class DiceReader:
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.7, weak_score: float | None = 0.3,
-                 weak_sure: float = 0.8, max_stretch: float | None = None) -> None:
+                 weak_sure: float = 0.8) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
@@ -75,9 +75,7 @@ class DiceReader:
         A crop read with a top probability under `turn_below` is read again turned and
         mirrored (`SAME_FACE`; 1 reads every crop again, 0 none). A weak peak, from
         `weak_score` up to `min_score`, is read too and kept only when the reader's top
-        probability for it is at least `weak_sure` (None: no weak peaks). A crop is cut in
-        its box's own shape and stretched square by at most `max_stretch` (default: the
-        reader file's, which it was trained with; 1, square crops, for files without one).
+        probability for it is at least `weak_sure` (None: no weak peaks).
         """
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
@@ -100,8 +98,6 @@ class DiceReader:
         self.turn_below = turn_below
         self.weak_score = self.min_score if weak_score is None else min(weak_score, self.min_score)
         self.weak_sure = weak_sure
-        self.max_stretch = max_stretch if max_stretch is not None else _meta(self.reader, "max_stretch", 1.0)
-        window_shapes(np.zeros((0, 4)), self.max_stretch)  # a bad value fails here, not on the first photo
         #: Dice under this confidence are shown to players as uncertain.
         self.low_confidence = low_confidence
 
@@ -199,18 +195,12 @@ class DiceReader:
 
     # -- reading ---------------------------------------------------------------------
     def _crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """Reader inputs (N, 3, crop_size, crop_size) in 0..1: each box grown by `crop_scale`.
-
-        The window is square, or (`max_stretch` over 1) the box's own shape, its shorter
-        side at least 1/`max_stretch` of the longer: a top face seen obliquely is squashed
-        along the tilt, and its box with it, so resizing that window square shows the face
-        as from above.
-        """
+        """Reader inputs (N, 3, crop_size, crop_size) in 0..1: each box grown by `crop_scale`, squared."""
         out = np.empty((len(boxes), 3, self.crop_size, self.crop_size), np.float32)
-        windows = window_shapes(boxes, self.max_stretch) * (longer_sides(boxes) * self.crop_scale)[:, None]
-        for i, ((x0, y0, x1, y1), (wx, wy)) in enumerate(zip(boxes, windows)):
+        sides = longer_sides(boxes) * self.crop_scale
+        for i, ((x0, y0, x1, y1), side) in enumerate(zip(boxes, sides)):
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            out[i] = _window_crop(image, cx, cy, wx, wy, self.crop_size).transpose(2, 0, 1)
+            out[i] = _square_crop(image, cx, cy, side, self.crop_size).transpose(2, 0, 1)
         return out * np.float32(1 / 255)
 
     def _crop_source(self, photo: Halvings, boxes: np.ndarray) -> tuple[np.ndarray, float]:
@@ -283,7 +273,7 @@ class DiceReader:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""
         image = _as_bgr(image)
         h, w = image.shape[:2]
-        crop = _window_crop(image, w / 2, h / 2, max(h, w), max(h, w), self.crop_size)
+        crop = _square_crop(image, w / 2, h / 2, max(h, w), self.crop_size)
         crops = crop.transpose(2, 0, 1)[None] * np.float32(1 / 255)
         p = self._second_look(crops, self._classify(crops))[0]
         faces = p[: self.not_a_die]
@@ -336,15 +326,15 @@ def _shrink(image: np.ndarray, scale: float, *, averaged: bool = False) -> np.nd
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA if area else cv2.INTER_LINEAR)
 
 
-def _window_crop(image: np.ndarray, cx: float, cy: float, width: float, height: float, out: int) -> np.ndarray:
-    """`width` x `height` window around (cx, cy), edge pixels repeated outside the photo, resized to `out` square."""
+def _square_crop(image: np.ndarray, cx: float, cy: float, side: float, out: int) -> np.ndarray:
+    """`side`-pixel square around (cx, cy), edge pixels repeated outside the photo, resized to `out`."""
     h, w = image.shape[:2]
-    half_x, half_y = max(width, 2.0) / 2, max(height, 2.0) / 2
-    x0, y0 = int(round(cx - half_x)), int(round(cy - half_y))
-    x1, y1 = int(round(cx + half_x)), int(round(cy + half_y))
+    half = max(side, 2.0) / 2
+    x0, y0 = int(round(cx - half)), int(round(cy - half))
+    x1, y1 = int(round(cx + half)), int(round(cy + half))
     roi = image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
     pad = (max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w))
     if any(pad):
         roi = cv2.copyMakeBorder(roi, *pad, cv2.BORDER_REPLICATE)
-    interp = cv2.INTER_AREA if max(roi.shape[:2]) > out else cv2.INTER_LINEAR
+    interp = cv2.INTER_AREA if roi.shape[0] > out else cv2.INTER_LINEAR
     return cv2.resize(roi, (out, out), interpolation=interp)

@@ -38,18 +38,3 @@ def grown_to(boxes: np.ndarray, side: float) -> np.ndarray:
     centre = (boxes[:, :2] + boxes[:, 2:]) / 2
     half = (boxes[:, 2:] - boxes[:, :2]) / 2 * factor[:, None]
     return np.concatenate([centre - half, centre + half], axis=1).astype(np.float32)
-
-
-def window_shapes(boxes: np.ndarray, max_stretch: float = 1.0) -> np.ndarray:
-    """Each box's crop window as fractions of its longer side, (N, 4) -> (N, 2) (width, height).
-
-    A top face seen obliquely is squashed along the tilt, and its box with it: a window of
-    the box's own shape, resized square, shows the face as from above. The shorter side is
-    kept at 1/`max_stretch` or more (1: square windows, ones).
-    """
-    if max_stretch < 1:
-        raise ValueError(f"max_stretch must be at least 1 (1 keeps crops square), got {max_stretch}")
-    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
-    sizes = boxes[:, 2:] - boxes[:, :2]
-    longer = np.maximum(sizes.max(axis=1, keepdims=True), 1e-6)
-    return np.clip(sizes / longer, 1.0 / max_stretch, 1.0).astype(np.float32)
