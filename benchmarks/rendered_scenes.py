@@ -33,7 +33,7 @@ from vision.metrics import Score, centres, inside, match_boxes, score_photo, tot
 from vision.reader import DiceReader  # noqa: E402
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
-TILT_BANDS = (0, 10, 25, 40, 56)  # degrees; the renderer tilts the camera 0-55
+TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 0 up to (not including) 55
 
 
 def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,
@@ -55,7 +55,7 @@ def by_tilt(scores: list[Score], tilts: list[float]) -> dict[str, Score]:
     """The scenes' scores summed per band of camera tilt (`TILT_BANDS`), keyed like "10-25"."""
     bands = {}
     for lo, hi in zip(TILT_BANDS, TILT_BANDS[1:]):
-        bands[f"{lo}-{min(hi, 55)}"] = total(s for s, t in zip(scores, tilts) if lo <= t < hi)
+        bands[f"{lo}-{hi}"] = total(s for s, t in zip(scores, tilts) if lo <= t < hi)
     return bands
 
 
