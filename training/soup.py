@@ -1,0 +1,66 @@
+"""Average the weights of several fine-tunes of one detector ("model soup").
+
+    python -m training.soup runs/a/detector.pt runs/b/detector.pt --out runs/soup
+
+Fine-tunes that start from the same weights and move only a little stay in one basin of
+the loss, where the mean of their weights is itself a working network. Writes the
+averaged `detector.pt` and its `detector.onnx` (with the shipped peak threshold) to --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import torch
+
+
+class SoupError(ValueError):
+    """The checkpoints cannot be averaged: they are not the same network."""
+
+
+def average_states(states: Sequence[Mapping[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    """The element-wise mean of `states`, key by key, in the first state's dtypes.
+
+    Integer entries (batch norm's step counters) are counts, not weights: the first
+    state's value is kept, since a mean of counts means nothing to the network.
+    """
+    if not states:
+        raise SoupError("no checkpoints to average")
+    keys = list(states[0])
+    for number, state in enumerate(states[1:], start=2):
+        if list(state) != keys:
+            raise SoupError(f"checkpoint {number} holds other layers than checkpoint 1")
+    soup: dict[str, torch.Tensor] = {}
+    for key in keys:
+        first = states[0][key]
+        shapes = {tuple(state[key].shape) for state in states}
+        if len(shapes) != 1:
+            raise SoupError(f"layer {key!r} has different shapes: {sorted(shapes)}")
+        if not first.is_floating_point():
+            soup[key] = first.clone()
+            continue
+        soup[key] = torch.stack([state[key].double() for state in states]).mean(dim=0).to(first.dtype)
+    return soup
+
+
+def main(argv: list[str] | None = None) -> None:
+    from training.export import export_detector
+    from training.models import DiceDetector
+
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("checkpoints", type=Path, nargs="+", help="detector.pt files of fine-tunes of one detector")
+    p.add_argument("--out", type=Path, required=True, help="folder for the averaged detector.pt and detector.onnx")
+    args = p.parse_args(argv)
+    soup = average_states([torch.load(path, map_location="cpu") for path in args.checkpoints])
+    detector = DiceDetector()
+    detector.load_state_dict(soup)
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.save(soup, args.out / "detector.pt")
+    export_detector(detector, args.out / "detector.onnx")
+    print(f"averaged {len(args.checkpoints)} checkpoints into {args.out}")
+
+
+if __name__ == "__main__":
+    main()
