@@ -1,0 +1,69 @@
+"""Averaging fine-tunes of one detector into one network (training.soup)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("onnx", reason="training needs the `train` extra")
+
+from training.models import DiceDetector  # noqa: E402
+from training.soup import SoupError, average_states, main  # noqa: E402
+
+
+def _state(seed: int) -> dict[str, torch.Tensor]:
+    torch.manual_seed(seed)
+    model = DiceDetector()
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.normal_()
+    # Step counters differ between runs; they must not be averaged like weights.
+    state = model.state_dict()
+    for key, value in state.items():
+        if not value.is_floating_point():
+            value.fill_(seed)
+    return state
+
+
+def test_the_soup_is_the_mean_of_every_weight_and_keeps_the_first_counters() -> None:
+    states = [_state(1), _state(2), _state(3)]
+    soup = average_states(states)
+    assert list(soup) == list(states[0])
+    for key, value in soup.items():
+        if value.is_floating_point():
+            expected = (states[0][key] + states[1][key] + states[2][key]) / 3
+            torch.testing.assert_close(value, expected)
+        else:
+            assert value.dtype == states[0][key].dtype
+            assert torch.equal(value, states[0][key])
+
+
+def test_a_soup_of_one_is_that_network() -> None:
+    state = _state(4)
+    soup = average_states([state])
+    assert all(torch.equal(soup[key], state[key]) for key in state)
+
+
+def test_networks_of_other_shapes_are_refused() -> None:
+    state = _state(5)
+    other = dict(state)
+    first = next(key for key, value in state.items() if value.is_floating_point())
+    other[first] = torch.zeros(3, 3)
+    with pytest.raises(SoupError, match="different shapes"):
+        average_states([state, other])
+    with pytest.raises(SoupError, match="other layers"):
+        average_states([state, {key: state[key] for key in list(state)[1:]}])
+    with pytest.raises(SoupError, match="no checkpoints"):
+        average_states([])
+
+
+def test_the_command_writes_a_loadable_checkpoint_and_an_onnx_file(tmp_path) -> None:
+    paths = []
+    for seed in (6, 7):
+        path = tmp_path / f"run{seed}.pt"
+        torch.save(_state(seed), path)
+        paths.append(path)
+    main([*map(str, paths), "--out", str(tmp_path / "soup")])
+    model = DiceDetector()
+    model.load_state_dict(torch.load(tmp_path / "soup" / "detector.pt"))
+    assert (tmp_path / "soup" / "detector.onnx").stat().st_size > 0
