@@ -1,22 +1,27 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 2 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 3.5 h on a 2-core CPU; writes models/
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
-2. the shipped detector, from scratch in one 9000-step schedule (its own runs folder), a
-   fifth of train held out as it was trained in session 8 (to compare models on); exported
-   to models/ with the peak threshold chosen for it (`training.export.MIN_SCORE`);
+2. the base detector, from scratch in one 9000-step schedule (runs/detector), a fifth of
+   train held out as it was trained in session 8; exported to models/ only so that
+   stage 3 can run it;
 3. mine hard negatives with it (data/hard_negatives.npz): every box it finds on the train
    photos and 300 rendered scenes that frames no labelled die (mining runs the detector
    only, so the reader in models/ does not matter);
-4. the shipped reader, from scratch in one 18000-step schedule with those negatives, on
-   every train photo (side faces of matteop65_wood's dice among its "not a die" crops);
-   exported to models/.
+4. the base reader, from scratch in one 18000-step schedule with those negatives, on every
+   train photo (side faces of matteop65_wood's dice among its "not a die" crops);
+5-8. four 3000-step fine-tunes of the base detector on every train photo and rendered
+   throws, differing in seed, rendered share and byler_d6's weight (sessions 11-12);
+9. the shipped detector: the four fine-tunes' weights averaged (`training.soup`), exported
+   to models/ with the peak threshold `training.export.MIN_SCORE` (session 13);
+10. mine hard negatives again, with the shipped detector (its own mistakes);
+11. the shipped reader: the base reader fine-tuned 6000 steps on those negatives; exported
+   to models/ (session 13).
 
-Until session 9 the recipe trained a chain of earlier detectors and readers first, only to
-mine negatives with them; the shipped reader is now trained on the shipped detector's
-mistakes, which makes that chain unnecessary.
+Every stage is the command that made the shipped files; models/README.md tells why each
+is there and what it measured.
 """
 
 from __future__ import annotations
@@ -27,13 +32,30 @@ import subprocess
 import sys
 from pathlib import Path
 
+#: The detector fine-tunes averaged into the shipped one: run folder, rendered share, seed,
+#: other options (sessions 11-12 tried each alone; models/README.md).
+FINE_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("detector-tune-45", "0.7", "45", ()),
+    ("detector-tune-46", "0.5", "46", ()),
+    ("detector-tune-47", "0.5", "47", ()),
+    ("detector-tune-48", "0.5", "48", ("--weight", "byler_d6=2")),
+)
+
 STAGES: tuple[tuple[str, ...], ...] = (
     ("training.crop_cache", "--count", "12000"),
     ("training.train", "detector", "--det-steps", "9000", "--det-lr", "3e-3", "--synth", "0.5", "--seed", "44",
      "--threads", "2", "--holdout", "0.2", "--runs", "runs/detector", "--out", "models"),
     ("training.mine", "models", "--scenes", "300"),
     ("training.train", "reader", "--reader-steps", "18000", "--reader-lr", "3e-3", "--synth", "0.45",
-     "--seed", "42", "--threads", "2", "--runs", "runs/reader", "--out", "models"),
+     "--seed", "42", "--threads", "2", "--runs", "runs/reader", "--out", "runs/reader"),
+    *(("training.train", "detector", "--init", "runs/detector/detector.pt", "--det-steps", "3000", "--det-lr", "1e-3",
+       "--synth", synth, "--seed", seed, *extra, "--threads", "2", "--runs", f"runs/{name}", "--out", f"runs/{name}")
+      for name, synth, seed, extra in FINE_TUNES),
+    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in FINE_TUNES), "--out", "models",
+     "--checkpoint", "runs/soup/detector.pt"),
+    ("training.mine", "models", "--scenes", "300"),
+    ("training.train", "reader", "--init", "runs/reader/reader.pt", "--reader-steps", "6000", "--reader-lr", "1e-3",
+     "--synth", "0.45", "--seed", "43", "--threads", "2", "--runs", "runs/reader-tuned", "--out", "models"),
 )
 
 

@@ -1,10 +1,11 @@
 """Average the weights of several fine-tunes of one detector ("model soup").
 
-    python -m training.soup runs/a/detector.pt runs/b/detector.pt --out runs/soup
+    python -m training.soup runs/a/detector.pt runs/b/detector.pt --out models [--checkpoint runs/soup.pt]
 
 Fine-tunes that start from the same weights and move only a little stay in one basin of
 the loss, where the mean of their weights is itself a working network. Writes the
-averaged `detector.pt` and its `detector.onnx` (with the shipped peak threshold) to --out.
+averaged network as `detector.onnx` (with the shipped peak threshold) to --out, and its
+weights to --checkpoint if given.
 """
 
 from __future__ import annotations
@@ -51,13 +52,15 @@ def main(argv: list[str] | None = None) -> None:
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("checkpoints", type=Path, nargs="+", help="detector.pt files of fine-tunes of one detector")
-    p.add_argument("--out", type=Path, required=True, help="folder for the averaged detector.pt and detector.onnx")
+    p.add_argument("--out", type=Path, required=True, help="folder for the averaged detector.onnx")
+    p.add_argument("--checkpoint", type=Path, default=None, help="also save the averaged weights here")
     args = p.parse_args(argv)
     soup = average_states([torch.load(path, map_location="cpu") for path in args.checkpoints])
     detector = DiceDetector()
     detector.load_state_dict(soup)
-    args.out.mkdir(parents=True, exist_ok=True)
-    torch.save(soup, args.out / "detector.pt")
+    if args.checkpoint is not None:
+        args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(soup, args.checkpoint)
     export_detector(detector, args.out / "detector.onnx")
     print(f"averaged {len(args.checkpoints)} checkpoints into {args.out}")
 

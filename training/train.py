@@ -207,6 +207,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--resume", action="store_true", help="start from the checkpoints in --runs")
+    p.add_argument("--init", type=Path, default=None, metavar="FILE",
+                   help="start from these weights (a detector.pt or reader.pt; not with 'all'), e.g. to fine-tune")
     p.add_argument("--runs", type=Path, default=RUNS, help="folder of the checkpoints (default: runs/)")
     p.add_argument("--out", type=Path, default=Path("models"))
     p.add_argument("--holdout", type=float, default=0.0,
@@ -215,6 +217,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
     args = p.parse_args(argv)
+    if args.init is not None and (args.what == "all" or args.resume):
+        p.error("--init starts one network (detector or reader) and replaces --resume")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream = {"holdout": args.holdout, "weights": weights}
     torch.set_num_threads(args.threads)
@@ -223,11 +227,12 @@ def main(argv: list[str] | None = None) -> None:
 
     if args.what in ("all", "detector"):
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,
-                             resume=args.runs / "detector.pt" if args.resume else None, runs=args.runs, **stream)
+                             resume=args.init or (args.runs / "detector.pt" if args.resume else None), runs=args.runs,
+                             **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
-                          resume=args.runs / "reader.pt" if args.resume else None, runs=args.runs,
+                          resume=args.init or (args.runs / "reader.pt" if args.resume else None), runs=args.runs,
                           contrast=args.reader_contrast, **stream)
         export_reader(rd, args.out / "reader.onnx")
 

@@ -63,7 +63,8 @@ def test_the_command_writes_a_loadable_checkpoint_and_an_onnx_file(tmp_path) -> 
         path = tmp_path / f"run{seed}.pt"
         torch.save(_state(seed), path)
         paths.append(path)
-    main([*map(str, paths), "--out", str(tmp_path / "soup")])
+    main([*map(str, paths), "--out", str(tmp_path / "models"), "--checkpoint", str(tmp_path / "runs" / "soup.pt")])
     model = DiceDetector()
-    model.load_state_dict(torch.load(tmp_path / "soup" / "detector.pt"))
-    assert (tmp_path / "soup" / "detector.onnx").stat().st_size > 0
+    model.load_state_dict(torch.load(tmp_path / "runs" / "soup.pt"))
+    assert (tmp_path / "models" / "detector.onnx").stat().st_size > 0
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["detector.onnx"]

@@ -13,7 +13,8 @@ from vision.reader import DiceReader
 from test_samples import PHOTOS
 
 PHOTO = next(p for p in PHOTOS if p.image == "byler_d6/IMG_20191208_111316.jpg")
-#: The label of its die that only a weak peak finds (a 6).
+#: The label of its faintest die (a 6): the session-9 detector found it only as a weak
+#: peak (0.3-0.4); the shipped one peaks just over the threshold, at about 0.42.
 WEAK_DIE = np.array([[390.2, 135.0, 423.4, 171.2]], np.float32)
 
 
@@ -28,23 +29,40 @@ def image():
     return load_image(PHOTO.path)
 
 
-def test_the_die_is_only_a_weak_peak(reader, image):
+@pytest.fixture(scope="module")
+def threshold(reader, image) -> float:
+    """A peak threshold just over the faint die's peak and under every other die's, so that
+    only a weak peak finds it, whichever detector ships."""
     boxes, scores = reader._detect(image)
+    found = Dice(boxes, np.ones(len(boxes), np.int64), scores)
+    pairs = match_boxes(PHOTO.dice.boxes, boxes)
+    faint = scores[_at(found, WEAK_DIE)]
+    others = [scores[b] for label, b in pairs if not np.array_equal(PHOTO.dice.boxes[label], WEAK_DIE[0])]
+    assert faint < min(others) - 0.02, "the die is no longer the photo's faintest: choose another"
+    return float(faint) + 0.01
+
+
+def test_the_die_is_only_a_weak_peak(image, threshold):
+    weak = DiceReader(min_score=threshold)
+    boxes, scores = weak._detect(image)
     i = _at(Dice(boxes, np.ones(len(boxes), np.int64), scores), WEAK_DIE)
-    assert i is not None and reader.weak_score <= scores[i] < reader.min_score
+    assert i is not None and weak.weak_score <= scores[i] < weak.min_score
 
 
-def test_a_weak_peak_read_plainly_is_kept_and_marked_unsure(reader, image):
-    found = reader.read(image)
+def test_a_weak_peak_read_plainly_is_kept_with_a_tempered_confidence(image, threshold):
+    weak = DiceReader(min_score=threshold)
+    found = weak.read(image)
     assert score_photo(PHOTO.dice, found).exact == 1
     i = _at(found, WEAK_DIE)
-    assert found.values[i] == 6 and found.confidences[i] < reader.low_confidence
+    # The confidence is the reading's certainty tempered by the peak (score / 0.5), so a
+    # die only a weak peak found is never reported as surely as a plain, strong one.
+    assert found.values[i] == 6 and found.confidences[i] < threshold / 0.5
 
 
 @pytest.mark.parametrize("options", [{"weak_score": None}, {"weak_sure": 1.01}],
                          ids=["no weak peaks", "no reading plain enough"])
-def test_without_weak_peaks_the_die_is_missed(image, options):
-    assert _at(DiceReader(**options).read(image), WEAK_DIE) is None
+def test_without_weak_peaks_the_die_is_missed(image, threshold, options):
+    assert _at(DiceReader(min_score=threshold, **options).read(image), WEAK_DIE) is None
 
 
 @pytest.mark.parametrize("photo", [p for p in PHOTOS if not p.crop], ids=lambda p: p.image)
