@@ -194,7 +194,8 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
                resume=resume, checkpoint=runs / "reader.pt", log_every=100, loss_step=_reader_step)
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line of `python -m training.train` (also checked against the recipe's stages)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("what", nargs="?", choices=["all", "detector", "reader"], default="all")
     p.add_argument("--det-steps", type=int, default=6000)
@@ -216,6 +217,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--weight", action="append", default=[], metavar="SET=W",
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = parser()
     args = p.parse_args(argv)
     if args.init is not None and (args.what == "all" or args.resume):
         p.error("--init starts one network (detector or reader) and replaces --resume")

@@ -1,0 +1,59 @@
+"""The recipe's stages fit together: a typo there shows only hours into a training run."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("onnx", reason="training needs the `train` extra")
+
+from training import train  # noqa: E402
+from training.recipe import STAGES  # noqa: E402
+
+
+def _walk() -> list[tuple[str, dict]]:
+    """Each stage as (module, what it reads and writes), checkpoint paths as the stages spell them."""
+    steps = []
+    for module, *argv in STAGES:
+        if module == "training.train":
+            args = train.parser().parse_args(argv)
+            assert args.what in ("detector", "reader"), "a stage trains one network"
+            steps.append((module, {"init": args.init, "writes": args.runs / f"{args.what}.pt",
+                                   "exports": args.out / f"{args.what}.onnx", "what": args.what}))
+        elif module == "training.soup":
+            inputs = [Path(a) for a in argv[: argv.index("--out")]]
+            out = Path(argv[argv.index("--out") + 1])
+            steps.append((module, {"inputs": inputs, "exports": out / "detector.onnx"}))
+        else:
+            steps.append((module, {}))
+    return steps
+
+
+@pytest.mark.parametrize("module", sorted({stage[0] for stage in STAGES}))
+def test_every_stage_is_a_command(module):
+    assert callable(importlib.import_module(module).main)
+
+
+def test_every_checkpoint_a_stage_starts_from_was_written_before_it():
+    written: set[Path] = set()
+    for module, step in _walk():
+        if module == "training.train":
+            if step["init"] is not None:
+                assert step["init"] in written, f"{step['init']} is read before any stage writes it"
+                assert step["init"].name == f"{step['what']}.pt"
+            written.add(step["writes"])
+        elif module == "training.soup":
+            assert len(step["inputs"]) >= 2 and set(step["inputs"]) <= written
+            assert all(path.name == "detector.pt" for path in step["inputs"])
+
+
+def test_the_shipped_reader_learns_the_shipped_detectors_mistakes():
+    """The last detector exported to models/ is mined with before the last reader is trained."""
+    steps = _walk()
+    last = {name: max(i for i, (_, step) in enumerate(steps) if step.get("exports") == Path("models") / name)
+            for name in ("detector.onnx", "reader.onnx")}
+    assert last["detector.onnx"] < last["reader.onnx"]
+    assert any(module == "training.mine" for module, _ in steps[last["detector.onnx"] + 1: last["reader.onnx"]])
