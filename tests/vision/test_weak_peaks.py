@@ -54,8 +54,8 @@ def test_a_weak_peak_read_plainly_is_kept_with_a_tempered_confidence(image, thre
     found = weak.read(image)
     assert score_photo(PHOTO.dice, found).exact == 1
     i = _at(found, WEAK_DIE)
-    # The confidence is the reading's certainty tempered by the peak (score / 0.5), so a
-    # die only a weak peak found is never reported as surely as a plain, strong one.
+    # The confidence is the reading's certainty times min(1, peak / 0.5), so a die found
+    # only by a peak under the threshold stays under threshold / 0.5, however sure the read.
     assert found.values[i] == 6 and found.confidences[i] < threshold / 0.5
 
 
