@@ -61,7 +61,7 @@ class DiceReader:
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.7, weak_score: float | None = 0.3,
-                 weak_sure: float = 0.8, mirror: bool = False) -> None:
+                 weak_sure: float = 0.8) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
@@ -75,8 +75,7 @@ class DiceReader:
         A crop read with a top probability under `turn_below` is read again turned and
         mirrored (`SAME_FACE`; 1 reads every crop again, 0 none). A weak peak, from
         `weak_score` up to `min_score`, is read too and kept only when the reader's top
-        probability for it is at least `weak_sure` (None: no weak peaks). With `mirror`,
-        every detector pass reads the photo mirrored too (see `_detector_maps`).
+        probability for it is at least `weak_sure` (None: no weak peaks).
         """
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
@@ -99,7 +98,6 @@ class DiceReader:
         self.turn_below = turn_below
         self.weak_score = self.min_score if weak_score is None else min(weak_score, self.min_score)
         self.weak_sure = weak_sure
-        self.mirror = bool(mirror)
         #: Dice under this confidence are shown to players as uncertain.
         self.low_confidence = low_confidence
 
@@ -119,33 +117,17 @@ class DiceReader:
         for channel, plane in enumerate(cv2.split(small)):
             x[0, channel, :sh, :sw] = plane
         x *= np.float32(1 / 255)
-        heat, sizes, offsets = self._detector_maps(x)
+        maps = self.detector.run(None, {"image": x})[0][0]
+        heat = 1.0 / (1.0 + np.exp(-maps[0]))
         ys, xs, scores = centre_peaks(heat, min_score=self.min_score if min_score is None else min_score)
-        cx = (xs + offsets[0, ys, xs]) * self.stride
-        cy = (ys + offsets[1, ys, xs]) * self.stride
-        bw = np.exp(sizes[0, ys, xs]) * self.stride
-        bh = np.exp(sizes[1, ys, xs]) * self.stride
+        off = 1.0 / (1.0 + np.exp(-maps[3:5, ys, xs]))
+        cx = (xs + off[0]) * self.stride
+        cy = (ys + off[1]) * self.stride
+        bw = np.exp(maps[1, ys, xs]) * self.stride
+        bh = np.exp(maps[2, ys, xs]) * self.stride
         big = np.maximum(bw, bh) >= min_size
         boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)[big] / scale
         return np.clip(boxes, 0, [w, h, w, h]).astype(np.float32), scores[big].astype(np.float32)
-
-    def _detector_maps(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The detector's maps for one padded input (1, 3, H, W): heat (h, w) and centre
-        offsets (2, h, w) as probabilities, box sides (2, h, w) as logs of cells.
-
-        With `mirror` they are averaged with the maps of the input mirrored left to right,
-        turned back (its x-offsets too): the two readings' noise differs, their dice agree,
-        so the average places and sizes boxes better than either.
-        """
-        maps = self.detector.run(None, {"image": x})[0][0]
-        heat, sizes, offsets = _sigmoid(maps[0]), maps[1:3], _sigmoid(maps[3:5])
-        if not self.mirror:
-            return heat, sizes, offsets
-        # The input's width is a multiple of the stride, so mirrored cells line up exactly.
-        back = self.detector.run(None, {"image": np.ascontiguousarray(x[..., ::-1])})[0][0][..., ::-1]
-        back_offsets = _sigmoid(back[3:5])
-        back_offsets[0] = 1.0 - back_offsets[0]
-        return (heat + _sigmoid(back[0])) / 2, (sizes + back[1:3]) / 2, (offsets + back_offsets) / 2
 
     def _detect(self, image: np.ndarray | Halvings) -> tuple[np.ndarray, np.ndarray]:
         """Top-face boxes (N, 4) in the photo's pixels and their detector scores (N,).
@@ -310,10 +292,6 @@ def _merge(boxes: np.ndarray, scores: np.ndarray,
     boxes, scores, rank = boxes[keep], scores[keep], rank[keep]
     keep = drop_nested(boxes, rank)
     return boxes[keep], scores[keep]
-
-
-def _sigmoid(logits: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-logits))
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
