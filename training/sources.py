@@ -74,51 +74,22 @@ def synth_crop_source() -> Callable[[np.random.Generator], tuple[np.ndarray, int
     return draw
 
 
-def box_positive_source() -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
-    """A function giving one mined crop of a box placed off a die (READER_SIZE) and the
-    die's class, or None if none were mined (`python -m training.mine --positives`)."""
-    from training.mine import POSITIVES
-
-    if not POSITIVES.is_file():
-        return None
-    mined = np.load(POSITIVES)
-    images, values = mined["images"], mined["values"]
-    if not len(images):
-        return None
-    jittered = _jittered(images)
-
-    def draw(rng: np.random.Generator) -> tuple[np.ndarray, int]:
-        i = int(rng.integers(len(images)))
-        return jittered(images[i], rng), int(values[i]) - 1
-
-    return draw
-
-
-def _jittered(images: np.ndarray) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
-    """A mined crop as the reader gets it: turned any way, its window moved and scaled a little."""
-    from training.models import READER_SIZE
-    from training.reader_data import crop_square
-
-    def jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
-        return crop_square(img, float(c[0]), float(c[1]), img.shape[0] * rng.uniform(0.9, 1.1),
-                           float(rng.uniform(0, 360)), READER_SIZE)
-
-    return jitter
-
-
 def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None:
     """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined."""
     from training.mine import CACHE
+    from training.reader_data import crop_square
+    from training.models import READER_SIZE
 
     if not CACHE.is_file():
         return None
     images = np.load(CACHE)["images"]
     if not len(images):
         return None
-    jittered = _jittered(images)
 
     def draw(rng: np.random.Generator) -> np.ndarray:
-        return jittered(images[int(rng.integers(len(images)))], rng)
+        img = images[int(rng.integers(len(images)))]
+        c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
+        return crop_square(img, float(c[0]), float(c[1]), img.shape[0] * rng.uniform(0.9, 1.1),
+                           float(rng.uniform(0, 360)), READER_SIZE)
 
     return draw

@@ -28,7 +28,6 @@ from training.reader_data import reader_samples, to_tensor_layout
 from training.sources import (
     DETECTOR_SETS,
     READER_SETS,
-    box_positive_source,
     hard_negative_source,
     real_samples,
     synth_crop_source,
@@ -98,16 +97,10 @@ class ReaderStream(_Stream):
         crop = synth_crop_source()
         scene = synth_scene_source()
         hard = hard_negative_source()
-        placed_off = box_positive_source()
         while True:
             r = rng.random()
             if hard is not None and rng.random() < 0.08:
                 yield to_tensor_layout(photometric(hard(rng), rng)), NOT_A_DIE
-                continue
-            # Drawn only when mined, so streams without them stay as they were.
-            if placed_off is not None and rng.random() < 0.05:
-                img, label = placed_off(rng)
-                yield to_tensor_layout(photometric(img, rng)), label
                 continue
             if crop is not None and r < self.synth_fraction:
                 img, label = crop(rng)
