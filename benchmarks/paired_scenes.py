@@ -23,8 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from rendered_scenes import SEED, score_scene  # noqa: E402
-from training.sources import synth_scene_source  # noqa: E402
+from rendered_scenes import SEED, reader_options, rendered, score_scene  # noqa: E402
 from vision.metrics import Score  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 
@@ -73,17 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--resamples", type=int, default=2000)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    draw = synth_scene_source()
-    if draw is None:
-        print("the renderer (training/synth.py) is not installed", file=sys.stderr)
-        return 1
-    options = {name: float(value) for name, value in (o.split("=", 1) for o in args.option)}
+    options = reader_options(args.option)
     readers = (DiceReader(args.models), DiceReader(args.models, **options))
-    rng = np.random.default_rng([int(part) for part in args.seed.split(",")])
     counts, extras = ([], []), [0, 0]
-    for _ in range(args.scenes):
-        s = draw(rng)
-        readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
+    for s, readable in rendered(args.seed, args.scenes):
         for k, reader in enumerate(readers):
             score, on_dice = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
             counts[k].append(_counts(score))

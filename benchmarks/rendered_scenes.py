@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from training.data import Sample  # noqa: E402
 from training.sources import synth_scene_source  # noqa: E402
 from vision.detections import Dice  # noqa: E402
 from vision.metrics import Score, centres, inside, match_boxes, score_photo, total  # noqa: E402
@@ -34,6 +36,25 @@ from vision.reader import DiceReader  # noqa: E402
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
 TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 0 up to (not including) 55
+
+
+def rendered(seed: str, count: int) -> Iterator[tuple[Sample, np.ndarray]]:
+    """`count` scenes drawn from `seed` ("A,B"), each with its mask of readable dice.
+
+    Exits with a message if the renderer is not installed.
+    """
+    draw = synth_scene_source()
+    if draw is None:
+        sys.exit("the renderer (training/synth.py) is not installed")
+    rng = np.random.default_rng([int(part) for part in seed.split(",")])
+    for _ in range(count):
+        s = draw(rng)
+        yield s, (s.readable if s.readable is not None else np.ones(len(s.values), bool))
+
+
+def reader_options(specs: list[str]) -> dict[str, float]:
+    """`NAME=VALUE` strings as DiceReader keyword arguments."""
+    return {name: float(value) for name, value in (spec.split("=", 1) for spec in specs)}
 
 
 def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,
@@ -70,17 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--by-tilt", action="store_true", help="scores per band of camera tilt too")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    draw = synth_scene_source()
-    if draw is None:
-        print("the renderer (training/synth.py) is not installed", file=sys.stderr)
-        return 1
-    options = {name: float(value) for name, value in (o.split("=", 1) for o in args.option)}
+    options = reader_options(args.option)
     reader = DiceReader(args.models, **options)
-    rng = np.random.default_rng([int(part) for part in args.seed.split(",")])
     scores, tilts, on_dice = [], [], 0
-    for _ in range(args.scenes):
-        s = draw(rng)
-        readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
+    for s, readable in rendered(args.seed, args.scenes):
         score, extra_on_dice = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
         scores.append(score)
         tilts.append(s.tilt_deg)
