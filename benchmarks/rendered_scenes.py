@@ -1,7 +1,7 @@
 """Read rendered throws that no training run has seen, and score them by the datasets' rule.
 
     python benchmarks/rendered_scenes.py [--scenes 300] [--seed A,B] [--models DIR] [--option NAME=VALUE ...]
-        [--by-tilt] [--json]
+        [--by-tilt] [--upright] [--json]
 
 The renderer (`training/synth*.py`) draws throws the shared photos lack: oblique views up
 to 55 degrees (far dice look smaller), dice of every colour and material, touching and
@@ -12,7 +12,9 @@ is both fine. Extra boxes whose centre lies on a die's picture (a side face read
 die, part of a die) are counted apart. `--seed` draws other unseen scenes, to choose a
 setting on them and keep the benchmark's own for measuring it. `--option` passes a reader setting (e.g.
 `--option min_relative_size=0` to see what the size prior does). `--by-tilt` scores the
-scenes again by how steeply the camera looked (degrees from straight down).
+scenes again by how steeply the camera looked (degrees from straight down). The camera is
+turned about its axis any way; `--upright` draws the same scenes as a phone held upright
+takes them (the table's far side at the photo's top), as players' photos come.
 """
 
 from __future__ import annotations
@@ -38,12 +40,12 @@ SEED = (987654321, 4242)  # never used by training, which seeds with small integ
 TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 0 up to (not including) 55
 
 
-def rendered(seed: str, count: int) -> Iterator[tuple[Sample, np.ndarray]]:
-    """`count` scenes drawn from `seed` ("A,B"), each with its mask of readable dice.
-
-    Exits with a message if the renderer is not installed.
+def rendered(seed: str, count: int, *, upright: bool = False) -> Iterator[tuple[Sample, np.ndarray]]:
+    """`count` scenes drawn from `seed` ("A,B"), each with its mask of readable dice;
+    `upright`: taken with the phone held upright. Exits with a message if the renderer is
+    not installed.
     """
-    draw = synth_scene_source()
+    draw = synth_scene_source(upright=upright)
     if draw is None:
         sys.exit("the renderer (training/synth.py) is not installed")
     rng = np.random.default_rng([int(part) for part in seed.split(",")])
@@ -89,12 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a DiceReader setting, e.g. min_relative_size=0")
     p.add_argument("--by-tilt", action="store_true", help="scores per band of camera tilt too")
+    p.add_argument("--upright", action="store_true",
+                   help="the phone held upright (the table's far side at the photo's top), not turned any way")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     options = reader_options(args.option)
     reader = DiceReader(args.models, **options)
     scores, tilts, on_dice = [], [], 0
-    for s, readable in rendered(args.seed, args.scenes):
+    for s, readable in rendered(args.seed, args.scenes, upright=args.upright):
         score, extra_on_dice = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
         scores.append(score)
         tilts.append(s.tilt_deg)

@@ -59,6 +59,7 @@ def render_scene(
     clean: bool = False,
     backgrounds: Sequence[np.ndarray] = (),
     photo_share: float = 0.1,
+    upright: bool = False,
 ) -> Scene:
     """Render one random photo of dice on a table.
 
@@ -66,7 +67,10 @@ def render_scene(
     480..1024. ``clean=True`` gives a straight top-down view of white dice with black
     pips near the image centre on a plain light table, without camera faults (for tests).
     ``backgrounds`` (from ``synth_textures.load_backgrounds``) are real table photos used
-    as the table in ``photo_share`` of the scenes.
+    as the table in ``photo_share`` of the scenes. The camera is turned about its axis any
+    way; ``upright=True`` holds it as a phone is held over a table, its photo turned the
+    right way up (EXIF): a tilted view has the table's far side at the photo's top,
+    within 15 degrees. Views from above (under 10 degrees) are turned any way either way.
     """
     w, h = size if size is not None else _phone_size(rng)
     n = int(n_dice) if n_dice is not None else _dice_count(rng)
@@ -77,7 +81,11 @@ def render_scene(
         cam = make_camera(w, h, tilt_deg=tilt, roll_deg=0.0, fov_deg=60.0)
     else:
         tilt = rng.uniform(0, 10) if rng.random() < 0.35 else rng.uniform(10, 55)
-        cam = make_camera(w, h, tilt_deg=tilt, roll_deg=rng.uniform(0, 360), fov_deg=rng.uniform(50, 75))
+        roll = rng.uniform(0, 360)
+        if upright and tilt >= 10:
+            # The same draw mapped onto -15..15 degrees: the random stream keeps its length.
+            roll = (roll / 360 - 0.5) * 30
+        cam = make_camera(w, h, tilt_deg=tilt, roll_deg=roll, fov_deg=rng.uniform(50, 75))
     s_px = w * (rng.uniform(0.1, 0.14) if clean else np.exp(rng.uniform(np.log(0.025), np.log(0.2))))
     s_px = min(s_px, np.sqrt(0.3 * w * h / n))
     light = _random_light(rng, clean)

@@ -130,3 +130,22 @@ def test_the_camera_tilt_is_recorded() -> None:
     assert render_scene(np.random.default_rng(2), size=(320, 240), clean=True).tilt_deg == 0.0
     tilts = [render_scene(np.random.default_rng(s), size=(200, 160), n_dice=2).tilt_deg for s in range(12)]
     assert all(0 <= t <= 55 for t in tilts) and max(tilts) > 10  # most scenes look at the table obliquely
+
+
+def _top_face_above(scene: Scene) -> list[bool]:
+    """Per readable die: its top face's centre lies above its whole picture's centre."""
+    return [(d.top_box[1] + d.top_box[3]) < (d.die_box[1] + d.die_box[3]) for d in scene.dice if d.readable]
+
+
+def test_an_upright_phone_sees_each_top_face_at_the_top_of_its_die() -> None:
+    # From a tilt, the top face is the far face of the die: at the photo's top when the
+    # phone is held upright, anywhere when the camera is turned any way.
+    upright, turned = [], []
+    for seed in range(40):
+        scene = render_scene(np.random.default_rng(seed), size=(320, 240), upright=True)
+        if scene.tilt_deg >= 20:
+            upright += _top_face_above(scene)
+            turned += _top_face_above(render_scene(np.random.default_rng(seed), size=(320, 240)))
+    assert len(upright) >= 50
+    assert np.mean(upright) > 0.95
+    assert np.mean(turned) < 0.8
