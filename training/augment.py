@@ -47,14 +47,19 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def flip_rot90(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Random horizontal flip and quarter turn; pips read the same either way."""
+def flip_rot90(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *,
+               turns: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Random horizontal flip and quarter turn; pips read the same either way.
+
+    `turns=False` only flips: a mirror image keeps up where it is, which in a tilted
+    phone photo tells the top face (the far one) from the side faces.
+    """
     boxes = boxes.copy()
     h, w = img.shape[:2]
     if rng.random() < 0.5:
         img = img[:, ::-1]
         boxes[:, [0, 2]] = w - boxes[:, [2, 0]]
-    k = int(rng.integers(4))
+    k = int(rng.integers(4)) if turns else 0
     for _ in range(k):  # rotate 90 deg counter-clockwise
         h, w = img.shape[:2]
         img = np.rot90(img)

@@ -12,9 +12,10 @@ CROP = 256
 
 
 def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
-                die_px: tuple[float, float] = (11.0, 110.0)) -> tuple[np.ndarray, np.ndarray]:
-    """Rescale so the median die is log-uniform in `die_px`, then take a `crop`-square window."""
-    img, boxes = flip_rot90(img, boxes, rng)
+                die_px: tuple[float, float] = (11.0, 110.0), turns: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Rescale so the median die is log-uniform in `die_px`, then take a `crop`-square window
+    (flipped, and given quarter turns unless `turns` is False)."""
+    img, boxes = flip_rot90(img, boxes, rng, turns=turns)
     if len(boxes):
         size = float(np.median(np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))))
         target = float(np.exp(rng.uniform(np.log(die_px[0]), np.log(die_px[1]))))
@@ -72,9 +73,9 @@ def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np
 
 
 def detector_sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
-                    augment: bool = True) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+                    augment: bool = True, turns: bool = True) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """One (CHW float32 image in 0..1, targets) training pair."""
-    view, vboxes = random_view(img, boxes, rng, crop=crop)
+    view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns)
     if augment:
         view = photometric(view, rng)
     x = view.astype(np.float32).transpose(2, 0, 1) / 255.0

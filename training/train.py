@@ -72,19 +72,30 @@ class _Stream(IterableDataset):
 
 
 class DetectorStream(_Stream):
-    """Endless detector samples: real train photos and rendered scenes."""
+    """Endless detector samples: real train photos and rendered scenes.
+
+    `upright`: rendered scenes as a phone held upright takes them, and tilted ones never
+    given quarter turns, so the detector can learn that a steep die's top face is its far
+    face, at the top of its picture (models/README.md, session 14).
+    """
 
     SETS = DETECTOR_SETS
 
+    def __init__(self, *, upright: bool = False, **stream: object) -> None:
+        super().__init__(**stream)
+        self.upright = upright
+
     def __iter__(self):
         rng = _rng(self.seed)
-        synth = synth_scene_source()
+        synth = synth_scene_source(upright=self.upright)
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
+                turns = not (self.upright and s.tilt_deg >= 10)
             else:
                 s = self.real_photo(rng)
-            yield detector_sample(s.image, s.boxes, rng)
+                turns = True
+            yield detector_sample(s.image, s.boxes, rng, turns=turns)
 
 
 class ReaderStream(_Stream):
@@ -179,10 +190,11 @@ def _reader_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str
 
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                   runs: Path = RUNS, **stream: object) -> DiceDetector:
+                   runs: Path = RUNS, upright: bool = False, **stream: object) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector()
-    return fit(model, DetectorStream(synth_fraction=synth_fraction, seed=seed, **stream), steps, batch=batch, lr=lr,
+    return fit(model, DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, **stream), steps,
+               batch=batch, lr=lr,
                resume=resume, checkpoint=runs / "detector.pt", log_every=25, loss_step=_detector_step)
 
 
@@ -217,6 +229,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--weight", action="append", default=[], metavar="SET=W",
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
+    p.add_argument("--upright", action="store_true",
+                   help="detector: rendered scenes taken upright, tilted ones never given quarter turns")
     return p
 
 
@@ -234,7 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "detector"):
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,
                              resume=args.init or (args.runs / "detector.pt" if args.resume else None), runs=args.runs,
-                             **stream)
+                             upright=args.upright, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
