@@ -13,7 +13,7 @@ die, part of a die) are counted apart. `--seed` draws other unseen scenes, to ch
 setting on them and keep the benchmark's own for measuring it. `--option` passes a reader setting (e.g.
 `--option min_relative_size=0` to see what the size prior does). `--by-tilt` scores the
 scenes again by how steeply the camera looked (degrees from straight down). The camera is
-turned about its axis any way; `--upright` draws the same scenes as a phone held upright
+turned about its axis any way; `--upright` draws the scenes as a phone held upright
 takes them (the table's far side at the photo's top), as players' photos come.
 """
 
