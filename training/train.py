@@ -193,9 +193,9 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
                    runs: Path = RUNS, upright: bool = False, **stream: object) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector()
-    return fit(model, DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, **stream), steps,
-               batch=batch, lr=lr,
-               resume=resume, checkpoint=runs / "detector.pt", log_every=25, loss_step=_detector_step)
+    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, **stream)
+    return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
+               log_every=25, loss_step=_detector_step)
 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
@@ -239,6 +239,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.init is not None and (args.what == "all" or args.resume):
         p.error("--init starts one network (detector or reader) and replaces --resume")
+    if args.upright and args.what != "detector":
+        p.error("--upright changes only the detector's training: use it with 'detector'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream = {"holdout": args.holdout, "weights": weights}
     torch.set_num_threads(args.threads)
