@@ -40,14 +40,19 @@ def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> 
     return iou.max(axis=1) < min_iou
 
 
-def mine(models: Path, *, scenes: int = 300, seed: int = 7) -> tuple[np.ndarray, int]:
+def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = False) -> tuple[np.ndarray, int]:
+    """Crops of every raw detection that frames no labelled die, and how many photos were searched.
+
+    `upright`: the rendered scenes as a phone held upright takes them, the views a detector
+    trained with `training.train detector --upright` is made for.
+    """
     from vision.reader import DiceReader
 
     # Raw detections (a lower threshold, no reader verdict): the reader must learn to refuse them.
     reader = DiceReader(models, min_score=0.15)
     crops = []
     samples = real_samples(DETECTOR_SETS)
-    draw = synth_scene_source()
+    draw = synth_scene_source(upright=upright)
     rng = np.random.default_rng(seed)
     photos = [(s.image, s.boxes) for s in samples]
     for _ in range(scenes if draw else 0):
@@ -65,8 +70,9 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("models", type=Path, nargs="?", default=Path("models"))
     p.add_argument("--scenes", type=int, default=300)
+    p.add_argument("--upright", action="store_true", help="render the scenes upright, as a phone takes them")
     args = p.parse_args(argv)
-    crops, n = mine(args.models, scenes=args.scenes)
+    crops, n = mine(args.models, scenes=args.scenes, upright=args.upright)
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     np.savez(CACHE, images=crops)
     print(f"{len(crops)} hard negatives from {n} photos -> {CACHE}")

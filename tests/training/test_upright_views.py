@@ -27,3 +27,24 @@ def test_with_turns_some_views_are_turned() -> None:
     img, boxes = _photo()
     shapes = {flip_rot90(img, boxes, np.random.default_rng(seed))[0].shape for seed in range(20)}
     assert shapes == {(40, 60, 3), (60, 40, 3)}
+
+
+def test_mining_searches_upright_scenes_when_asked(monkeypatch) -> None:
+    """`training.mine --upright` mines the views an upright-trained detector is made for."""
+    from pathlib import Path
+
+    from training import mine as mining
+
+    asked = []
+    render = mining.synth_scene_source
+
+    def spy(**kwargs):
+        asked.append(kwargs)
+        return render(**kwargs)
+
+    monkeypatch.setattr(mining, "real_samples", lambda sets: [])  # rendered scenes only: quick
+    monkeypatch.setattr(mining, "synth_scene_source", spy)
+    crops, photos = mining.mine(Path(__file__).resolve().parents[2] / "models", scenes=2, upright=True)
+    assert asked == [{"upright": True}]
+    assert photos == 2
+    assert crops.shape[1:] == (64, 64, 3) and crops.dtype == np.uint8
