@@ -52,3 +52,24 @@ def test_a_reading_right_more_often_gains_and_its_interval_holds_the_gain() -> N
 def test_counts_of_different_scenes_are_refused() -> None:
     with pytest.raises(ValueError, match="alike"):
         paired_scenes.paired_gain(np.ones((3, 3)), np.ones((4, 3)))
+
+
+def test_nothing_to_compare_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        paired_scenes.main(["--scenes", "1"])
+    assert stop.value.code == 2
+    assert "nothing to compare" in capsys.readouterr().err
+
+
+def test_the_shipped_models_against_themselves_on_upright_scenes_gain_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    models = _PATH.parents[1] / "models"
+    assert paired_scenes.main(["--against", str(models), "--scenes", "2", "--seed", "5,6", "--upright",
+                               "--resamples", "50", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["upright"] is True and result["against"] == str(models)
+    assert result["read_f1"][0] == result["read_f1"][1] and 0 < result["read_f1"][0] <= 1
+    assert result["gain"] == 0 and result["interval_95"] == [0, 0]
+    assert result["extra_boxes_on_dice"][0] == result["extra_boxes_on_dice"][1]
