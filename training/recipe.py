@@ -1,6 +1,6 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 3.5 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 4.7 h on a 2-core CPU; writes models/
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -14,11 +14,15 @@ Stages:
    train photo (side faces of matteop65_wood's dice among its "not a die" crops);
 5-8. four 3000-step fine-tunes of the base detector on every train photo and rendered
    throws, differing in seed, rendered share and byler_d6's weight (sessions 11-12);
-9. the shipped detector: the four fine-tunes' weights averaged (`training.soup`), exported
-   to models/ with the peak threshold `training.export.MIN_SCORE` (session 13);
-10. mine hard negatives again, with the shipped detector (its own mistakes);
-11. the shipped reader: the base reader fine-tuned 6000 steps on those negatives; exported
-   to models/ (session 13).
+9. the four fine-tunes' weights averaged (`training.soup`, session 13) into runs/soup;
+10-13. four 3000-step fine-tunes of that average on rendered throws as an upright phone
+   takes them, tilted views never given quarter turns (`--upright`, sessions 14-15);
+14. the shipped detector: those four averaged, exported to models/ with the peak
+   threshold `training.export.MIN_SCORE`;
+15. mine hard negatives again, with the shipped detector (its own mistakes), on the
+   train photos and 300 upright rendered scenes;
+16. the shipped reader: the base reader fine-tuned 6000 steps on those negatives; exported
+   to models/ (session 15).
 
 Every stage is the command that made the shipped files; models/README.md tells why each
 is there and what it measured.
@@ -32,14 +36,32 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: The detector fine-tunes averaged into the shipped one: run folder, rendered share, seed,
-#: other options (sessions 11-12 tried each alone; models/README.md).
+#: The fine-tunes of the base detector whose average the upright fine-tunes start from:
+#: run folder, rendered share, seed, other options (sessions 11-12; models/README.md).
 FINE_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("detector-tune-45", "0.7", "45", ()),
     ("detector-tune-46", "0.5", "46", ()),
     ("detector-tune-47", "0.5", "47", ()),
     ("detector-tune-48", "0.5", "48", ("--weight", "byler_d6=2")),
 )
+
+#: The upright fine-tunes of that average, averaged into the shipped detector (sessions 14-15).
+UPRIGHT_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("detector-upright-51", "0.6", "51", ()),
+    ("detector-upright-52", "0.5", "52", ("--weight", "byler_d6=2")),
+    ("detector-upright-53", "0.7", "53", ()),
+    ("detector-upright-54", "0.5", "54", ()),
+)
+
+
+def _fine_tunes(init: str, tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...],
+                *extra_all: str) -> tuple[tuple[str, ...], ...]:
+    """One 3000-step detector fine-tune stage per entry of `tunes`, all started from `init`."""
+    return tuple(("training.train", "detector", *extra_all, "--init", init, "--det-steps", "3000", "--det-lr",
+                  "1e-3", "--synth", synth, "--seed", seed, *extra, "--threads", "2", "--runs", f"runs/{name}",
+                  "--out", f"runs/{name}")
+                 for name, synth, seed, extra in tunes)
+
 
 STAGES: tuple[tuple[str, ...], ...] = (
     ("training.crop_cache", "--count", "12000"),
@@ -48,12 +70,13 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("training.mine", "models", "--scenes", "300"),
     ("training.train", "reader", "--reader-steps", "18000", "--reader-lr", "3e-3", "--synth", "0.45",
      "--seed", "42", "--threads", "2", "--runs", "runs/reader", "--out", "runs/reader"),
-    *(("training.train", "detector", "--init", "runs/detector/detector.pt", "--det-steps", "3000", "--det-lr", "1e-3",
-       "--synth", synth, "--seed", seed, *extra, "--threads", "2", "--runs", f"runs/{name}", "--out", f"runs/{name}")
-      for name, synth, seed, extra in FINE_TUNES),
-    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in FINE_TUNES), "--out", "models",
+    *_fine_tunes("runs/detector/detector.pt", FINE_TUNES),
+    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in FINE_TUNES), "--out", "runs/soup",
      "--checkpoint", "runs/soup/detector.pt"),
-    ("training.mine", "models", "--scenes", "300"),
+    *_fine_tunes("runs/soup/detector.pt", UPRIGHT_TUNES, "--upright"),
+    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in UPRIGHT_TUNES), "--out", "models",
+     "--checkpoint", "runs/soup-upright/detector.pt"),
+    ("training.mine", "models", "--scenes", "300", "--upright"),
     ("training.train", "reader", "--init", "runs/reader/reader.pt", "--reader-steps", "6000", "--reader-lr", "1e-3",
      "--synth", "0.45", "--seed", "43", "--threads", "2", "--runs", "runs/reader-tuned", "--out", "models"),
 )

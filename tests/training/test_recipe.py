@@ -26,7 +26,8 @@ def _walk() -> list[tuple[str, dict]]:
         elif module == "training.soup":
             inputs = [Path(a) for a in argv[: argv.index("--out")]]
             out = Path(argv[argv.index("--out") + 1])
-            steps.append((module, {"inputs": inputs, "exports": out / "detector.onnx"}))
+            checkpoint = Path(argv[argv.index("--checkpoint") + 1]) if "--checkpoint" in argv else None
+            steps.append((module, {"inputs": inputs, "exports": out / "detector.onnx", "writes": checkpoint}))
         else:
             steps.append((module, {}))
     return steps
@@ -48,6 +49,8 @@ def test_every_checkpoint_a_stage_starts_from_was_written_before_it():
         elif module == "training.soup":
             assert len(step["inputs"]) >= 2 and set(step["inputs"]) <= written
             assert all(path.name == "detector.pt" for path in step["inputs"])
+            if step["writes"] is not None:  # the average's weights, for fine-tunes to start from
+                written.add(step["writes"])
 
 
 def test_the_shipped_reader_learns_the_shipped_detectors_mistakes():
