@@ -1,6 +1,6 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 4.7 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 5 h on a 2-core CPU; writes models/
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -17,11 +17,12 @@ Stages:
 9. the four fine-tunes' weights averaged (`training.soup`, session 13) into runs/soup;
 10-13. four 3000-step fine-tunes of that average on rendered throws as an upright phone
    takes them, tilted views never given quarter turns (`--upright`, sessions 14-15);
-14. the shipped detector: those four averaged, exported to models/ with the peak
-   threshold `training.export.MIN_SCORE`;
-15. mine hard negatives again, with the shipped detector (its own mistakes), on the
+14. those four averaged into runs/soup-upright;
+15. the shipped detector: that average fine-tuned 3000 more upright steps, exported to
+   models/ with the peak threshold `training.export.MIN_SCORE`;
+16. mine hard negatives again, with the shipped detector (its own mistakes), on the
    train photos and 300 upright rendered scenes;
-16. the shipped reader: the base reader fine-tuned 6000 steps on those negatives; exported
+17. the shipped reader: the base reader fine-tuned 6000 steps on those negatives; exported
    to models/ (session 15).
 
 Every stage is the command that made the shipped files; models/README.md tells why each
@@ -45,7 +46,7 @@ FINE_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("detector-tune-48", "0.5", "48", ("--weight", "byler_d6=2")),
 )
 
-#: The upright fine-tunes of that average, averaged into the shipped detector (sessions 14-15).
+#: The upright fine-tunes of that average, averaged before the last upright round (sessions 14-15).
 UPRIGHT_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("detector-upright-51", "0.6", "51", ()),
     ("detector-upright-52", "0.5", "52", ("--weight", "byler_d6=2")),
@@ -74,8 +75,11 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in FINE_TUNES), "--out", "runs/soup",
      "--checkpoint", "runs/soup/detector.pt"),
     *_fine_tunes("runs/soup/detector.pt", UPRIGHT_TUNES, "--upright"),
-    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in UPRIGHT_TUNES), "--out", "models",
+    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in UPRIGHT_TUNES), "--out", "runs/soup-upright",
      "--checkpoint", "runs/soup-upright/detector.pt"),
+    ("training.train", "detector", "--upright", "--init", "runs/soup-upright/detector.pt", "--det-steps", "3000",
+     "--det-lr", "1e-3", "--synth", "0.6", "--seed", "55", "--threads", "2", "--runs", "runs/detector-upright-55",
+     "--out", "models"),
     ("training.mine", "models", "--scenes", "300", "--upright"),
     ("training.train", "reader", "--init", "runs/reader/reader.pt", "--reader-steps", "6000", "--reader-lr", "1e-3",
      "--synth", "0.45", "--seed", "43", "--threads", "2", "--runs", "runs/reader-tuned", "--out", "models"),

@@ -37,7 +37,7 @@ PHOTOS = read_dataset(SAMPLES)
 #: 0.71): read exactly from session 8 to 12, now an extra die (models/README.md). They
 #: find 111316's faint 6 with a strong peak, and are unsure of two other right dice there.
 #: The session-15 models (detector fine-tuned on upright throws) read 111423 exactly again
-#: and 100248 surely, but are unsure of a right 5 in 111730 (0.50).
+#: and 100248 surely, but are unsure of a right 5 in 111730 (0.51).
 NOT_YET_READ = frozenset({
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
