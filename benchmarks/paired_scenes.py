@@ -5,9 +5,9 @@
 
 Every scene (drawn as `rendered_scenes.py` draws them) is read twice: with the models in
 `--models` (the shipped ones by default) at the reader's defaults, and with the models in
-`--against` (the same ones if not given) at the `--option` settings. Both readings see the same pixels, so the
-difference in read F1 carries no noise but which scenes were drawn; resampling the
-scenes (a paired bootstrap) says how far that moves the difference. Reported: both read
+`--against` (the same ones if not given) at the `--option` settings. Both readings see
+the same pixels, so the difference in read F1 carries no noise but which scenes were
+drawn; resampling the scenes (a paired bootstrap) says how far that moves the difference. Reported: both read
 F1, the gain, its 95% interval, and both counts of extra boxes on a die's picture.
 """
 
