@@ -55,13 +55,17 @@ UPRIGHT_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 )
 
 
-def _fine_tunes(init: str, tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...],
-                *extra_all: str) -> tuple[tuple[str, ...], ...]:
-    """One 3000-step detector fine-tune stage per entry of `tunes`, all started from `init`."""
-    return tuple(("training.train", "detector", *extra_all, "--init", init, "--det-steps", "3000", "--det-lr",
-                  "1e-3", "--synth", synth, "--seed", seed, *extra, "--threads", "2", "--runs", f"runs/{name}",
-                  "--out", f"runs/{name}")
-                 for name, synth, seed, extra in tunes)
+def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: str | None = None) -> tuple[str, ...]:
+    """A 3000-step detector fine-tune from `init` into runs/NAME, exported there or to `out`."""
+    return ("training.train", "detector", *options, "--init", init, "--det-steps", "3000", "--det-lr", "1e-3",
+            "--synth", synth, "--seed", seed, "--threads", "2", "--runs", f"runs/{name}",
+            "--out", out or f"runs/{name}")
+
+
+def _average(tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...], folder: str) -> tuple[str, ...]:
+    """The fine-tunes' weights averaged (`training.soup`) into `folder`, checkpoint and ONNX file."""
+    return ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in tunes), "--out", folder,
+            "--checkpoint", f"{folder}/detector.pt")
 
 
 STAGES: tuple[tuple[str, ...], ...] = (
@@ -71,15 +75,12 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("training.mine", "models", "--scenes", "300"),
     ("training.train", "reader", "--reader-steps", "18000", "--reader-lr", "3e-3", "--synth", "0.45",
      "--seed", "42", "--threads", "2", "--runs", "runs/reader", "--out", "runs/reader"),
-    *_fine_tunes("runs/detector/detector.pt", FINE_TUNES),
-    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in FINE_TUNES), "--out", "runs/soup",
-     "--checkpoint", "runs/soup/detector.pt"),
-    *_fine_tunes("runs/soup/detector.pt", UPRIGHT_TUNES, "--upright"),
-    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in UPRIGHT_TUNES), "--out", "runs/soup-upright",
-     "--checkpoint", "runs/soup-upright/detector.pt"),
-    ("training.train", "detector", "--upright", "--init", "runs/soup-upright/detector.pt", "--det-steps", "3000",
-     "--det-lr", "1e-3", "--synth", "0.6", "--seed", "55", "--threads", "2", "--runs", "runs/detector-upright-55",
-     "--out", "models"),
+    *(_fine_tune("runs/detector/detector.pt", name, synth, seed, *extra) for name, synth, seed, extra in FINE_TUNES),
+    _average(FINE_TUNES, "runs/soup"),
+    *(_fine_tune("runs/soup/detector.pt", name, synth, seed, "--upright", *extra)
+      for name, synth, seed, extra in UPRIGHT_TUNES),
+    _average(UPRIGHT_TUNES, "runs/soup-upright"),
+    _fine_tune("runs/soup-upright/detector.pt", "detector-upright-55", "0.6", "55", "--upright", out="models"),
     ("training.mine", "models", "--scenes", "300", "--upright"),
     ("training.train", "reader", "--init", "runs/reader/reader.pt", "--reader-steps", "6000", "--reader-lr", "1e-3",
      "--synth", "0.45", "--seed", "43", "--threads", "2", "--runs", "runs/reader-tuned", "--out", "models"),
