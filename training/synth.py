@@ -30,6 +30,10 @@ from training.synth_textures import add_clutter, photo_surface, random_surface
 
 Box = tuple[float, float, float, float]
 
+#: Camera tilt (degrees) from which an upright phone's photo has an up: under it the view
+#: is from above, where no face is the far one, and the camera turns any way.
+UPRIGHT_FROM_TILT = 10.0
+
 
 @dataclass(frozen=True)
 class SynthDie:
@@ -82,7 +86,7 @@ def render_scene(
     else:
         tilt = rng.uniform(0, 10) if rng.random() < 0.35 else rng.uniform(10, 55)
         roll = rng.uniform(0, 360)
-        if upright and tilt >= 10:
+        if upright and tilt >= UPRIGHT_FROM_TILT:
             # The same draw mapped onto -15..15 degrees: the random stream keeps its length.
             roll = (roll / 360 - 0.5) * 30
         cam = make_camera(w, h, tilt_deg=tilt, roll_deg=roll, fov_deg=rng.uniform(50, 75))

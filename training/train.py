@@ -33,6 +33,7 @@ from training.sources import (
     synth_crop_source,
     synth_scene_source,
 )
+from training.synth import UPRIGHT_FROM_TILT
 
 RUNS = Path("runs")
 
@@ -91,7 +92,7 @@ class DetectorStream(_Stream):
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
-                turns = not (self.upright and s.tilt_deg >= 10)
+                turns = not (self.upright and s.tilt_deg >= UPRIGHT_FROM_TILT)
             else:
                 s = self.real_photo(rng)
                 turns = True
