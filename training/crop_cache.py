@@ -1,11 +1,15 @@
 """Pre-render synthetic reader crops to disk, so reader training is not bound by rendering.
 
     python -m training.crop_cache --count 12000      # writes data/synth_crops.npz
+    python -m training.crop_cache --upright          # writes data/synth_crops_upright.npz
 
 `count` crops of dice showing a value (class value - 1), then `--side` crops centred on a
 side face (class NOT_A_DIE) from their own random stream, so adding side faces leaves the
 value crops as they were. The shipped reader was trained without them: readers taught
 rendered side faces refused real top faces too (session 10, models/README.md).
+
+`--upright` renders the same dice as an upright phone sees them (`training.synth.render_crop`)
+and records which crops may still be turned: those seen from above (`turnable`).
 """
 
 from __future__ import annotations
@@ -16,21 +20,28 @@ from pathlib import Path
 import numpy as np
 
 from training.models import NOT_A_DIE
-from training.synth import render_crop, render_side_crop
+from training.synth import UPRIGHT_FROM_TILT, render_crop_and_tilt, render_side_crop
 
 CACHE = Path("data") / "synth_crops.npz"
+UPRIGHT_CACHE = Path("data") / "synth_crops_upright.npz"
 SIZE = 64
 
 
-def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE) -> Path:
-    """Render the cache to `path`: `count` value crops and `side` side-face crops."""
+def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE, upright: bool = False) -> Path:
+    """Render the cache to `path`: `count` value crops and `side` side-face crops.
+
+    With `upright`, tilted dice are seen as an upright phone sees them, and the cache
+    records per crop whether it may be turned (seen from above) or not.
+    """
     rng = np.random.default_rng(seed)
     images = np.empty((count + side, SIZE, SIZE, 3), np.uint8)
     labels = np.empty((count + side,), np.int64)
+    turnable = np.ones((count + side,), bool)
     for i in range(count):
         value = int(rng.integers(1, 7))
-        images[i] = render_crop(rng, value, size=SIZE)
+        images[i], tilt = render_crop_and_tilt(rng, value, size=SIZE, upright=upright)
         labels[i] = value - 1
+        turnable[i] = not upright or tilt < UPRIGHT_FROM_TILT
         if i % 1000 == 999:
             print(f"{i + 1}/{count}", flush=True)
     side_rng = np.random.default_rng((seed, 1))
@@ -38,7 +49,7 @@ def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE) -> Pa
         images[i] = render_side_crop(side_rng, size=SIZE)
         labels[i] = NOT_A_DIE
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, images=images, labels=labels)
+    np.savez(path, images=images, labels=labels, turnable=turnable)
     return path
 
 
@@ -47,8 +58,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--count", type=int, default=12000, help="crops of dice showing a value")
     p.add_argument("--side", type=int, default=0, help="crops centred on a side face (not a die)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--upright", action="store_true",
+                   help=f"dice as an upright phone sees them, into {UPRIGHT_CACHE}")
     args = p.parse_args(argv)
-    print(build(args.count, side=args.side, seed=args.seed))
+    print(build(args.count, side=args.side, seed=args.seed, upright=args.upright,
+                path=UPRIGHT_CACHE if args.upright else CACHE))
 
 
 if __name__ == "__main__":

@@ -41,13 +41,14 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
 
 
-def export_reader(model: FaceReader, path: Path) -> None:
+def export_reader(model: FaceReader, path: Path, *, upright: bool = False) -> None:
+    """The reader as ONNX; `upright` records that it reads tilted dice only the photo's way up."""
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, READER_SIZE, READER_SIZE)
     torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=OPSET, dynamo=False)
     _stamp(path, crop_size=READER_SIZE, crop_scale=CROP_SCALE, not_a_die_class=NOT_A_DIE,
-           classes="1,2,3,4,5,6,not a die")
+           classes="1,2,3,4,5,6,not a die", upright=int(upright))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -57,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=main.__doc__)
     p.add_argument("runs", type=Path, nargs="?", default=Path("runs"))
     p.add_argument("out", type=Path, nargs="?", default=Path("models"))
+    p.add_argument("--upright", action="store_true", help="the reader was trained with --upright")
     args = p.parse_args(argv)
     if (args.runs / "detector.pt").is_file():
         det = DiceDetector()
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
         state = torch.load(args.runs / "reader.pt")
         rd = FaceReader(contrast="contrast.on" in state)
         rd.load_state_dict(state)
-        export_reader(rd, args.out / "reader.onnx")
+        export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 
 if __name__ == "__main__":

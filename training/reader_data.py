@@ -24,14 +24,23 @@ def crop_square(img: np.ndarray, cx: float, cy: float, side: float, angle: float
     return cv2.warpAffine(img, m, (out, out), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
-def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A die crop with the detector's typical errors: off-centre, too big or small, any rotation."""
+#: Degrees an upright photo's crop may turn either way: a phone is never held quite level.
+UPRIGHT_TURN = 10.0
+
+
+def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, *, turn: bool = True) -> np.ndarray:
+    """A die crop with the detector's typical errors: off-centre, too big or small, rotated.
+
+    `turn`: any rotation; otherwise (an upright phone's tilted view, whose top face must
+    stay above its side faces) at most `UPRIGHT_TURN` degrees either way.
+    """
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     side = max(w, h) * CROP_SCALE * rng.uniform(0.85, 1.2)
     cx = (x0 + x1) / 2 + rng.normal(0, 0.06) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06) * h
-    crop = crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
+    angle = rng.uniform(0, 360) if turn else rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN)
+    crop = crop_square(img, cx, cy, side, float(angle))
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
     if rng.random() < 0.25:  # a far-away die: lose resolution, then come back up
@@ -113,10 +122,11 @@ def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
 def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
                    *, negatives: int = 1, die_boxes: np.ndarray | None = None,
                    exact_boxes: bool = True, readable: np.ndarray | None = None,
-                   side_below: bool = False) -> list[tuple[np.ndarray, int]]:
+                   side_below: bool = False, turn: bool = True) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives.
 
     With `side_below` (a photo from a low camera) half the draws add a side face as a negative.
+    `turn=False` keeps the dice's crops the photo's way up (`positive_crop`); negatives turn any way.
     """
     out = []
     if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
@@ -128,7 +138,7 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         # A die nobody could read is no lesson in reading: the reader should stay unsure of it.
         if readable is not None and not readable[i]:
             continue
-        out.append((photometric(positive_crop(img, box, rng), rng), int(value) - 1))
+        out.append((photometric(positive_crop(img, box, rng, turn=turn), rng), int(value) - 1))
     for _ in range(negatives):
         neg = negative_crop(img, boxes, rng)
         if neg is not None:

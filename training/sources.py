@@ -42,26 +42,31 @@ def synth_scene_source(*, upright: bool = False) -> Callable[[np.random.Generato
     return draw
 
 
-def synth_crop_source() -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
+def synth_crop_source(*, upright: bool = False) -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
     """A function giving one synthetic reader crop (READER_SIZE) and its class, or None.
 
-    Uses the pre-rendered cache (`python -m training.crop_cache`) when there is one,
-    with fresh jitter on every draw; otherwise renders each crop.
+    Uses the pre-rendered cache (`python -m training.crop_cache`, with `--upright` for
+    `upright` crops) when there is one, with fresh jitter on every draw; otherwise renders
+    each crop. Crops are mirrored at random, and quarter-turned unless the cache marks them
+    as an upright phone's tilted view (its `turnable`), whose top face must stay on top.
     """
-    from training.crop_cache import CACHE
+    from training.crop_cache import CACHE, UPRIGHT_CACHE
     from training.reader_data import crop_square
     from training.models import READER_SIZE
 
-    if CACHE.is_file():
-        cached = np.load(CACHE)
+    path = UPRIGHT_CACHE if upright else CACHE
+    if path.is_file():
+        cached = np.load(path)
         images, labels = cached["images"], cached["labels"]
+        turnable = cached["turnable"] if "turnable" in cached else np.ones(len(images), bool)
 
         def draw_cached(rng: np.random.Generator) -> tuple[np.ndarray, int]:
             i = int(rng.integers(len(images)))
             img = images[i]
             side = img.shape[0] * rng.uniform(0.88, 1.12)
             c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
-            crop = crop_square(img, float(c[0]), float(c[1]), side, float(rng.choice([0, 90, 180, 270])), READER_SIZE)
+            turn = float(rng.choice([0, 90, 180, 270]))
+            crop = crop_square(img, float(c[0]), float(c[1]), side, turn if turnable[i] else 0.0, READER_SIZE)
             return (crop[:, ::-1] if rng.random() < 0.5 else crop), int(labels[i])
 
         return draw_cached
@@ -72,7 +77,7 @@ def synth_crop_source() -> Callable[[np.random.Generator], tuple[np.ndarray, int
 
     def draw(rng: np.random.Generator) -> tuple[np.ndarray, int]:
         value = int(rng.integers(1, 7))
-        return render_crop(rng, value, size=READER_SIZE), value - 1
+        return render_crop(rng, value, size=READER_SIZE, upright=upright), value - 1
 
     return draw
 

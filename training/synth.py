@@ -85,10 +85,7 @@ def render_scene(
         cam = make_camera(w, h, tilt_deg=tilt, roll_deg=0.0, fov_deg=60.0)
     else:
         tilt = rng.uniform(0, 10) if rng.random() < 0.35 else rng.uniform(10, 55)
-        roll = rng.uniform(0, 360)
-        if upright and tilt >= UPRIGHT_FROM_TILT:
-            # The same draw mapped onto -15..15 degrees: the random stream keeps its length.
-            roll = (roll / 360 - 0.5) * 30
+        roll = _upright_roll(rng.uniform(0, 360), tilt, upright)
         cam = make_camera(w, h, tilt_deg=tilt, roll_deg=roll, fov_deg=rng.uniform(50, 75))
     s_px = w * (rng.uniform(0.1, 0.14) if clean else np.exp(rng.uniform(np.log(0.025), np.log(0.2))))
     s_px = min(s_px, np.sqrt(0.3 * w * h / n))
@@ -104,22 +101,29 @@ def render_scene(
     return Scene(image, labels, float(tilt))
 
 
-def render_crop(rng: np.random.Generator, value: int, *, size: int = 64) -> np.ndarray:
+def render_crop(rng: np.random.Generator, value: int, *, size: int = 64, upright: bool = False) -> np.ndarray:
     """One die showing ``value`` as the face reader sees it: a (size, size, 3) BGR uint8 crop.
 
     The die fills 55-90% of the crop with offset, scale and rotation jitter; oblique views
-    show its side faces; neighbours sometimes intrude at the border.
+    show its side faces; neighbours sometimes intrude at the border. ``upright``: as in an
+    upright phone's photo (see `render_scene`), the tilted die's top face above its sides.
     """
+    return render_crop_and_tilt(rng, value, size=size, upright=upright)[0]
+
+
+def render_crop_and_tilt(rng: np.random.Generator, value: int, *, size: int = 64,
+                         upright: bool = False) -> tuple[np.ndarray, float]:
+    """`render_crop`'s crop and the camera tilt it was seen from (degrees from straight down)."""
     if value not in range(1, 7):
         raise ValueError(f"die value must be 1..6, got {value}")
     tilt = rng.uniform(0, 10) if rng.random() < 0.3 else rng.uniform(10, 55)
-    canvas, cam, (main, *_) = _close_up(rng, value, 4 * size, tilt)
+    canvas, cam, (main, *_) = _close_up(rng, value, 4 * size, tilt, upright=upright)
     uv = cam.project(main.vertices())
     (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
     side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.9)
     cx = (bx0 + bx1) / 2 + rng.uniform(-0.08, 0.08) * side
     cy = (by0 + by1) / 2 + rng.uniform(-0.08, 0.08) * side
-    return _photo_effects(rng, _frame(canvas, cx, cy, side, size))
+    return _photo_effects(rng, _frame(canvas, cx, cy, side, size)), float(tilt)
 
 
 def render_side_crop(rng: np.random.Generator, *, size: int = 64) -> np.ndarray:
@@ -173,11 +177,20 @@ def side_face_window(rng: np.random.Generator, cam: Camera,
     return None
 
 
-def _close_up(rng: np.random.Generator, value: int, r: int,
-              tilt: float) -> tuple[np.ndarray, Camera, list[PlacedDie]]:
+def _upright_roll(roll: float, tilt: float, upright: bool) -> float:
+    """The camera's roll: any way, or for an upright phone's tilted view within 15 degrees.
+
+    The same draw is mapped onto -15..15 degrees, so the random stream keeps its length.
+    """
+    return (roll / 360 - 0.5) * 30 if upright and tilt >= UPRIGHT_FROM_TILT else roll
+
+
+def _close_up(rng: np.random.Generator, value: int, r: int, tilt: float,
+              *, upright: bool = False) -> tuple[np.ndarray, Camera, list[PlacedDie]]:
     """An r x r float canvas of one die showing ``value`` near its centre (first of the dice
-    returned), maybe with touching neighbours."""
-    cam = make_camera(r, r, tilt_deg=tilt, roll_deg=rng.uniform(0, 360), fov_deg=rng.uniform(50, 75))
+    returned), maybe with touching neighbours; ``upright`` as in `render_crop`."""
+    roll = _upright_roll(rng.uniform(0, 360), tilt, upright)
+    cam = make_camera(r, r, tilt_deg=tilt, roll_deg=roll, fov_deg=rng.uniform(50, 75))
     s = r * rng.uniform(0.17, 0.22) / cam.f
     light = _random_light(rng, False)
     canvas = _table(rng, cam, r, r, s, False)

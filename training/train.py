@@ -100,14 +100,24 @@ class DetectorStream(_Stream):
 
 
 class ReaderStream(_Stream):
-    """Endless reader crops: real dice, rendered dice, and windows that are not a die."""
+    """Endless reader crops: real dice, rendered dice, and windows that are not a die.
+
+    `upright`: dice seen from an angle keep the photo's up, as an upright phone takes them
+    (rendered crops and scenes, and the photos of a low camera), so the reader can learn
+    that a steep die's top face is the face at the top of its crop (models/README.md,
+    session 16); dice seen from above turn any way.
+    """
 
     SETS = READER_SETS
 
+    def __init__(self, *, upright: bool = False, **stream: object) -> None:
+        super().__init__(**stream)
+        self.upright = upright
+
     def __iter__(self):
         rng = _rng(self.seed)
-        crop = synth_crop_source()
-        scene = synth_scene_source()
+        crop = synth_crop_source(upright=self.upright)
+        scene = synth_scene_source(upright=self.upright)
         hard = hard_negative_source()
         while True:
             r = rng.random()
@@ -120,10 +130,13 @@ class ReaderStream(_Stream):
                 continue
             if scene is not None and r < self.synth_fraction + 0.1:
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
+                turn = not (self.upright and s.tilt_deg >= UPRIGHT_FROM_TILT)
             else:
                 s = self.real_photo(rng)
+                turn = not (self.upright and s.side_below)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
-                                   exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below)
+                                   exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
+                                   turn=turn)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
@@ -200,10 +213,11 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                 runs: Path = RUNS, contrast: bool = False, **stream: object) -> FaceReader:
+                 runs: Path = RUNS, contrast: bool = False, upright: bool = False, **stream: object) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
-    return fit(model, ReaderStream(synth_fraction=synth_fraction, seed=seed, **stream), steps, batch=batch, lr=lr,
+    samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, **stream)
+    return fit(model, samples, steps, batch=batch, lr=lr,
                resume=resume, checkpoint=runs / "reader.pt", log_every=100, loss_step=_reader_step)
 
 
@@ -231,7 +245,8 @@ def parser() -> argparse.ArgumentParser:
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
     p.add_argument("--upright", action="store_true",
-                   help="detector: rendered scenes taken upright, tilted ones never given quarter turns")
+                   help="rendered scenes taken upright, tilted ones never given quarter turns (detector); "
+                        "tilted dice read the photo's way up, recorded in the reader file (reader)")
     return p
 
 
@@ -240,8 +255,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.init is not None and (args.what == "all" or args.resume):
         p.error("--init starts one network (detector or reader) and replaces --resume")
-    if args.upright and args.what != "detector":
-        p.error("--upright changes only the detector's training: use it with 'detector'")
+    if args.upright and args.what == "all":
+        p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream = {"holdout": args.holdout, "weights": weights}
     torch.set_num_threads(args.threads)
@@ -256,8 +271,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
                           resume=args.init or (args.runs / "reader.pt" if args.resume else None), runs=args.runs,
-                          contrast=args.reader_contrast, **stream)
-        export_reader(rd, args.out / "reader.onnx")
+                          contrast=args.reader_contrast, upright=args.upright, **stream)
+        export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ pytest.importorskip("onnx", reason="training needs the `train` extra")
 from training.export import INPUT_SIDE, MIN_SCORE, _stamp, export_detector, export_reader  # noqa: E402
 from training.models import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
 from training.reader_data import CROP_SCALE  # noqa: E402
-from vision.reader import DiceReader  # noqa: E402
+from vision.reader import SAME_FACE, SAME_FACE_UPRIGHT, DiceReader  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +40,14 @@ def test_peak_threshold_travels_with_the_detector(tmp_path):
     # A detector file from before the threshold was stored keeps the old default.
     _stamp(tmp_path / "detector.onnx", input_side=INPUT_SIDE, stride=4)
     assert DiceReader(tmp_path).min_score == pytest.approx(0.3)
+
+
+def test_an_upright_reader_is_read_again_only_mirrored(exported, tmp_path):
+    """A reader trained upright says so in its file; `vision` then never turns its crops."""
+    assert DiceReader(exported).same_face is SAME_FACE  # a reader trained on crops turned any way
+    (tmp_path / "detector.onnx").write_bytes((exported / "detector.onnx").read_bytes())
+    export_reader(FaceReader(), tmp_path / "reader.onnx", upright=True)
+    assert DiceReader(tmp_path).same_face is SAME_FACE_UPRIGHT
 
 
 @pytest.mark.parametrize("shape", [(480, 640, 3), (1080, 1920, 3), (37, 300, 3), (640, 640)])

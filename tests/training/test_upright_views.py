@@ -1,8 +1,10 @@
-"""Upright training views: mirror images only, so a tilted photo keeps its up (training.augment)."""
+"""Upright training views: a tilted photo keeps its up, for the detector (mirror images only,
+training.augment) and for the reader (crops turned a little at most, session 16)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from training.augment import flip_rot90
 
@@ -48,3 +50,95 @@ def test_mining_searches_upright_scenes_when_asked(monkeypatch) -> None:
     assert asked == [{"upright": True}]
     assert photos == 2
     assert crops.shape[1:] == (64, 64, 3) and crops.dtype == np.uint8
+
+
+# -- the reader trained upright (session 16) ------------------------------------------------
+
+
+def _die_lit_at_the_top() -> tuple[np.ndarray, np.ndarray]:
+    """A dark photo with one die box whose top third is bright: which way is up is plain to see."""
+    img = np.zeros((120, 120, 3), np.uint8)
+    img[40:53, 40:80] = 255
+    return img, np.array([[40, 40, 80, 80]], np.float32)
+
+
+def _top_brighter(crop: np.ndarray) -> bool:
+    half = crop.shape[0] // 2
+    return float(crop[:half].mean()) > float(crop[half:].mean())
+
+
+def test_an_upright_positive_crop_keeps_the_top_face_on_top() -> None:
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    from training.reader_data import positive_crop
+
+    img, (box,) = _die_lit_at_the_top()
+    kept = [_top_brighter(positive_crop(img, box, np.random.default_rng(s), turn=False)) for s in range(40)]
+    turned = [_top_brighter(positive_crop(img, box, np.random.default_rng(s))) for s in range(40)]
+    assert all(kept)
+    assert not all(turned)  # turned any way, the bright top lands below about half the time
+
+
+def test_the_upright_reader_stream_keeps_tilted_dice_up_and_turns_the_rest(monkeypatch) -> None:
+    """A low camera's photo (side faces below) keeps its up; a top-down photo's dice turn any way."""
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    import training.train as train
+    from training.data import Sample
+    from training.models import NOT_A_DIE
+
+    img, boxes = _die_lit_at_the_top()
+
+    def photos(side_below: bool):
+        def real_samples(sets, split="train", *, holdout=0.0):
+            return [Sample(img, boxes, np.array([3]), f"{sets[0]}/0", side_below=side_below)]
+        return real_samples
+
+    for source in ("synth_crop_source", "synth_scene_source", "hard_negative_source"):
+        monkeypatch.setattr(train, source, lambda **kwargs: None)
+    tops = {}
+    for side_below in (True, False):
+        monkeypatch.setattr(train, "real_samples", photos(side_below))
+        stream = iter(train.ReaderStream(synth_fraction=0.0, seed=0, upright=True))
+        crops = [x for x, label in (next(stream) for _ in range(200)) if label != NOT_A_DIE]
+        assert len(crops) >= 30
+        tops[side_below] = [_top_brighter(x.transpose(1, 2, 0)) for x in crops]
+    assert all(tops[True])
+    assert 0.2 < np.mean(tops[False]) < 0.8
+
+
+def _cache(path, top_bright_turnable: bool) -> None:
+    crop = np.zeros((64, 64, 3), np.uint8)
+    crop[:20] = 255
+    np.savez(path, images=crop[None], labels=np.array([2]), turnable=np.array([top_bright_turnable]))
+
+
+@pytest.mark.parametrize("turnable", [False, True])
+def test_upright_cached_crops_turn_only_where_marked_turnable(monkeypatch, tmp_path, turnable) -> None:
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    from training import crop_cache
+    from training.sources import synth_crop_source
+
+    monkeypatch.setattr(crop_cache, "UPRIGHT_CACHE", tmp_path / "crops.npz")
+    _cache(tmp_path / "crops.npz", turnable)
+    draw = synth_crop_source(upright=True)
+    rng = np.random.default_rng(0)
+    tops = [_top_brighter(draw(rng)[0]) for _ in range(40)]
+    assert all(tops) != turnable
+
+
+def test_the_upright_crop_cache_marks_tilted_dice_not_turnable(tmp_path) -> None:
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    from training.crop_cache import build
+
+    upright = np.load(build(12, seed=3, path=tmp_path / "up.npz", upright=True))
+    anyway = np.load(build(12, seed=3, path=tmp_path / "any.npz"))
+    assert upright["images"].shape == (12, 64, 64, 3)
+    assert anyway["turnable"].all()
+    assert 0 < upright["turnable"].sum() < 12  # most rendered views are tilted; some from above
+
+
+def test_upright_training_is_for_one_network_at_a_time() -> None:
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    from training.train import main
+
+    with pytest.raises(SystemExit):
+        main(["all", "--upright"])
