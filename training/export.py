@@ -42,7 +42,10 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
 
 
 def export_reader(model: FaceReader, path: Path, *, upright: bool = False) -> None:
-    """The reader as ONNX; `upright` records that it reads tilted dice only the photo's way up."""
+    """The reader as ONNX; `upright` records that it was trained upright (`train reader --upright`).
+
+    The record is for people: `vision` reads every reader the same way (models/README.md, session 16).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, READER_SIZE, READER_SIZE)
     torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logits"],

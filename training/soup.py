@@ -1,11 +1,13 @@
-"""Average the weights of several fine-tunes of one detector ("model soup").
+"""Average the weights of several fine-tunes of one detector or reader ("model soup").
 
     python -m training.soup runs/a/detector.pt runs/b/detector.pt --out models [--checkpoint runs/soup.pt]
+    python -m training.soup runs/a/reader.pt runs/b/reader.pt --reader [--upright] --out models
 
 Fine-tunes that start from the same weights and move only a little stay in one basin of
 the loss, where the mean of their weights is itself a working network. Writes the
-averaged network as `detector.onnx` (with the shipped peak threshold) to --out, and its
-weights to --checkpoint if given.
+averaged network as `detector.onnx` (with the shipped peak threshold) or, with
+`--reader`, `reader.onnx` (`--upright`: tunes trained upright) to --out, and its weights
+to --checkpoint if given.
 """
 
 from __future__ import annotations
@@ -47,21 +49,28 @@ def average_states(states: Sequence[Mapping[str, torch.Tensor]]) -> dict[str, to
 
 
 def main(argv: list[str] | None = None) -> None:
-    from training.export import export_detector
-    from training.models import DiceDetector
+    from training.export import export_detector, export_reader
+    from training.models import DiceDetector, FaceReader
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("checkpoints", type=Path, nargs="+", help="detector.pt files of fine-tunes of one detector")
-    p.add_argument("--out", type=Path, required=True, help="folder for the averaged detector.onnx")
+    p.add_argument("checkpoints", type=Path, nargs="+", help="detector.pt (or reader.pt) files of fine-tunes of one network")
+    p.add_argument("--out", type=Path, required=True, help="folder for the averaged detector.onnx (reader.onnx)")
     p.add_argument("--checkpoint", type=Path, default=None, help="also save the averaged weights here")
+    p.add_argument("--reader", action="store_true", help="the checkpoints are face readers")
+    p.add_argument("--upright", action="store_true", help="readers trained with --upright (recorded in reader.onnx)")
     args = p.parse_args(argv)
+    if args.upright and not args.reader:
+        p.error("--upright is for readers: use it with --reader")
     soup = average_states([torch.load(path, map_location="cpu") for path in args.checkpoints])
-    detector = DiceDetector()
-    detector.load_state_dict(soup)
+    network = FaceReader(contrast="contrast.on" in soup) if args.reader else DiceDetector()
+    network.load_state_dict(soup)
     if args.checkpoint is not None:
         args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
         torch.save(soup, args.checkpoint)
-    export_detector(detector, args.out / "detector.onnx")
+    if args.reader:
+        export_reader(network, args.out / "reader.onnx", upright=args.upright)
+    else:
+        export_detector(network, args.out / "detector.onnx")
     print(f"averaged {len(args.checkpoints)} checkpoints into {args.out}")
 
 

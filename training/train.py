@@ -246,7 +246,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
     p.add_argument("--upright", action="store_true",
                    help="rendered scenes taken upright, tilted ones never given quarter turns (detector); "
-                        "tilted dice read the photo's way up, recorded in the reader file (reader)")
+                        "tilted dice kept the photo's way up, recorded in the reader file (reader)")
     return p
 
 

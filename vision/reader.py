@@ -51,9 +51,6 @@ SAME_FACE = (
     lambda c: c[:, :, ::-1, :],
     lambda c: np.rot90(c, 1, axes=(2, 3))[:, :, :, ::-1],
 )
-#: The one such view that keeps the photo's up, for a reader trained upright (its file's
-#: `upright` metadata): a tilted die's top face is the one at the top of its crop.
-SAME_FACE_UPRIGHT = (lambda c: c[:, :, :, ::-1],)
 
 
 class DiceReader:
@@ -89,7 +86,6 @@ class DiceReader:
         self.crop_scale = _meta(self.reader, "crop_scale", 1.35)
         self.crop_size = int(_meta(self.reader, "crop_size", 48))
         self.not_a_die = int(_meta(self.reader, "not_a_die_class", 6))
-        self.same_face = SAME_FACE_UPRIGHT if _meta(self.reader, "upright", 0) else SAME_FACE
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
         self.min_score = min_score if min_score is not None else _meta(self.detector, "min_score", 0.3)
         self.max_not_a_die = max_not_a_die
@@ -227,16 +223,18 @@ class DiceReader:
 
         A face shows the same number of pips turned or mirrored, while the reader's
         mistakes do not turn with them: a doubtful crop is read again in `SAME_FACE` views
-        (`SAME_FACE_UPRIGHT` for a reader trained upright; one batch) and the readings averaged. Clear crops are read once, so a photo of
-        thirty clear dice costs one read of each.
+        (one batch) and the readings averaged. Clear crops are read once, so a photo of
+        thirty clear dice costs one read of each. A reader trained upright (session 16) is
+        read again in the same views: read only mirrored, it lost views from above
+        (models/README.md).
         """
         doubt = np.flatnonzero(probs.max(axis=1) < self.turn_below)
         if not len(doubt):
             return probs
-        views = np.concatenate([view(crops[doubt]) for view in self.same_face])
-        again = self._classify(views).reshape(len(self.same_face), len(doubt), -1)
+        views = np.concatenate([view(crops[doubt]) for view in SAME_FACE])
+        again = self._classify(views).reshape(len(SAME_FACE), len(doubt), -1)
         probs = probs.copy()
-        probs[doubt] = (probs[doubt] + again.sum(axis=0)) / (1 + len(self.same_face))
+        probs[doubt] = (probs[doubt] + again.sum(axis=0)) / (1 + len(SAME_FACE))
         return probs
 
     def read(self, image: np.ndarray) -> Dice:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import onnxruntime as ort
 import pytest
 
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
@@ -11,7 +12,7 @@ pytest.importorskip("onnx", reason="training needs the `train` extra")
 from training.export import INPUT_SIDE, MIN_SCORE, _stamp, export_detector, export_reader  # noqa: E402
 from training.models import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
 from training.reader_data import CROP_SCALE  # noqa: E402
-from vision.reader import SAME_FACE, SAME_FACE_UPRIGHT, DiceReader  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +43,12 @@ def test_peak_threshold_travels_with_the_detector(tmp_path):
     assert DiceReader(tmp_path).min_score == pytest.approx(0.3)
 
 
-def test_an_upright_reader_is_read_again_only_mirrored(exported, tmp_path):
-    """A reader trained upright says so in its file; `vision` then never turns its crops."""
-    assert DiceReader(exported).same_face is SAME_FACE  # a reader trained on crops turned any way
-    (tmp_path / "detector.onnx").write_bytes((exported / "detector.onnx").read_bytes())
-    export_reader(FaceReader(), tmp_path / "reader.onnx", upright=True)
-    assert DiceReader(tmp_path).same_face is SAME_FACE_UPRIGHT
+def test_a_reader_trained_upright_says_so_in_its_file(tmp_path):
+    """`upright` metadata records how the reader was trained (models/README.md, session 16)."""
+    for upright in (False, True):
+        export_reader(FaceReader(), tmp_path / "reader.onnx", upright=upright)
+        meta = ort.InferenceSession(str(tmp_path / "reader.onnx")).get_modelmeta().custom_metadata_map
+        assert meta["upright"] == str(int(upright))
 
 
 @pytest.mark.parametrize("shape", [(480, 640, 3), (1080, 1920, 3), (37, 300, 3), (640, 640)])

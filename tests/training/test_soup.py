@@ -1,4 +1,4 @@
-"""Averaging fine-tunes of one detector into one network (training.soup)."""
+"""Averaging fine-tunes of one detector, or of one reader, into one network (training.soup)."""
 
 from __future__ import annotations
 
@@ -68,3 +68,22 @@ def test_the_command_writes_a_loadable_checkpoint_and_an_onnx_file(tmp_path) -> 
     model.load_state_dict(torch.load(tmp_path / "runs" / "soup.pt"))
     assert (tmp_path / "models" / "detector.onnx").stat().st_size > 0
     assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["detector.onnx"]
+
+
+def test_readers_average_into_a_reader_file_that_says_how_they_were_trained(tmp_path) -> None:
+    import onnxruntime as ort
+
+    from training.models import FaceReader
+
+    paths = []
+    for seed in (8, 9):
+        torch.manual_seed(seed)
+        path = tmp_path / f"reader{seed}.pt"
+        torch.save(FaceReader().state_dict(), path)
+        paths.append(path)
+    main([*map(str, paths), "--reader", "--upright", "--out", str(tmp_path / "models")])
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["reader.onnx"]
+    meta = ort.InferenceSession(str(tmp_path / "models" / "reader.onnx")).get_modelmeta().custom_metadata_map
+    assert meta["upright"] == "1"
+    with pytest.raises(SystemExit):  # a detector soup has no upright record
+        main([*map(str, paths), "--upright", "--out", str(tmp_path / "other")])

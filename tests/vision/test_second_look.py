@@ -1,4 +1,4 @@
-"""Doubtful crops are read again turned and mirrored (only mirrored by an upright reader); clear ones once."""
+"""Doubtful crops are read again turned and mirrored; clear ones once."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.decode import load_image
-from vision.reader import SAME_FACE, SAME_FACE_UPRIGHT, DiceReader
+from vision.reader import SAME_FACE, DiceReader
 
 from test_samples import PHOTOS
 
@@ -39,33 +39,21 @@ def test_second_look_is_the_mean_of_all_views(crops, turn_below, expect_second):
     reader = DiceReader(turn_below=turn_below)
     p = reader._second_look(crops, reader._classify(crops))
     once = DiceReader(turn_below=0.0)
-    views = [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in once.same_face]
+    views = [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in SAME_FACE]
     np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
     np.testing.assert_allclose(p, np.mean(views, axis=0) if expect_second else views[0], atol=1e-5)
 
 
-@pytest.mark.parametrize("same_face", [SAME_FACE, SAME_FACE_UPRIGHT], ids=["any way", "upright"])
-def test_same_face_views_turn_or_mirror_without_repeating(crops, same_face):
+def test_same_face_views_turn_or_mirror_without_repeating(crops):
     """Each view is a different turn or mirror of the crop, none of them the crop itself."""
     square = crops[:1]
     seen = [square.tobytes()]
-    for view in same_face:
+    for view in SAME_FACE:
         shown = np.ascontiguousarray(view(square))
         assert shown.shape == square.shape
         np.testing.assert_allclose(np.sort(shown.ravel()), np.sort(square.ravel()))  # same pixels, moved
         assert shown.tobytes() not in seen
         seen.append(shown.tobytes())
-
-
-def test_upright_views_keep_the_crops_top_row_on_top(crops):
-    """A reader trained upright reads a tilted die's top face at the top of its crop: its views keep it there."""
-    square = crops[:1]
-    for view in SAME_FACE_UPRIGHT:
-        shown = np.ascontiguousarray(view(square))
-        for row in (0, square.shape[2] - 1):
-            np.testing.assert_array_equal(np.sort(shown[:, :, row].ravel()), np.sort(square[:, :, row].ravel()))
-    assert any(not np.array_equal(np.sort(np.ascontiguousarray(view(square))[:, :, 0].ravel()),
-                                  np.sort(square[:, :, 0].ravel())) for view in SAME_FACE)  # a turn moves it
 
 
 def test_only_doubtful_crops_get_a_second_look(crops):
@@ -74,7 +62,7 @@ def test_only_doubtful_crops_get_a_second_look(crops):
     first = DiceReader(turn_below=0.0)._classify(crops)
     p = reader._second_look(crops, reader._classify(crops))
     doubtful = int((first.max(axis=1) < 0.9).sum())
-    assert sizes == [len(crops)] + ([doubtful * len(reader.same_face)] if doubtful else [])
+    assert sizes == [len(crops)] + ([doubtful * len(SAME_FACE)] if doubtful else [])
     clear = first.max(axis=1) >= 0.9
     assert clear.any(), "the sample dice should mostly be read clearly"
     np.testing.assert_allclose(p[clear], first[clear], atol=1e-6)
@@ -87,5 +75,5 @@ def test_a_photo_gets_one_second_look_after_small_boxes_are_read_again():
     sizes = _counting(looking)
     dice = looking.read(load_image(photo.path))
     assert len(dice) >= 1
-    assert sizes[-1] == sizes[0] * len(looking.same_face), "every crop of the photo read again once, in one batch"
+    assert sizes[-1] == sizes[0] * len(SAME_FACE), "every crop of the photo read again once, in one batch"
     assert len(sizes) in (2, 3), sizes  # first read, maybe small boxes again, one second look
