@@ -1,6 +1,6 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 5 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 5.5 h on a 2-core CPU; writes models/
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -22,8 +22,12 @@ Stages:
    models/ with the peak threshold `training.export.MIN_SCORE`;
 16. mine hard negatives again, with the shipped detector (its own mistakes), on the
    train photos and 300 upright rendered scenes;
-17. the shipped reader: the base reader fine-tuned 6000 steps on those negatives; exported
-   to models/ (session 15).
+17. the base reader fine-tuned 6000 steps on those negatives (session 15's shipped reader);
+18. render the upright crop cache (data/synth_crops_upright.npz);
+19-20. two more such fine-tunes, trained upright (`--upright`: tilted dice keep the
+   photo's way up), seeds 43 and 44 (session 16);
+21. the shipped reader: the three reader fine-tunes averaged (`training.soup --reader`),
+   exported to models/ (session 16).
 
 Every stage is the command that made the shipped files; models/README.md tells why each
 is there and what it measured.
@@ -62,6 +66,21 @@ def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: 
             "--out", out or f"runs/{name}")
 
 
+def _reader_tune(name: str, seed: str, options: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A 6000-step fine-tune of the base reader on the shipped detector's negatives, into runs/NAME."""
+    return ("training.train", "reader", *options, "--init", "runs/reader/reader.pt", "--reader-steps", "6000",
+            "--reader-lr", "1e-3", "--synth", "0.45", "--seed", seed, "--threads", "2", "--runs", f"runs/{name}",
+            "--out", f"runs/{name}")
+
+
+#: The reader fine-tunes averaged into the shipped reader: run folder, seed, options (sessions 15-16).
+READER_TUNES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("reader-tuned", "43", ()),
+    ("reader-upright-43", "43", ("--upright",)),
+    ("reader-upright-44", "44", ("--upright",)),
+)
+
+
 def _average(tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...], folder: str) -> tuple[str, ...]:
     """The fine-tunes' weights averaged (`training.soup`) into `folder`, checkpoint and ONNX file."""
     return ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in tunes), "--out", folder,
@@ -82,8 +101,11 @@ STAGES: tuple[tuple[str, ...], ...] = (
     _average(UPRIGHT_TUNES, "runs/soup-upright"),
     _fine_tune("runs/soup-upright/detector.pt", "detector-upright-55", "0.6", "55", "--upright", out="models"),
     ("training.mine", "models", "--scenes", "300", "--upright"),
-    ("training.train", "reader", "--init", "runs/reader/reader.pt", "--reader-steps", "6000", "--reader-lr", "1e-3",
-     "--synth", "0.45", "--seed", "43", "--threads", "2", "--runs", "runs/reader-tuned", "--out", "models"),
+    _reader_tune(*READER_TUNES[0]),
+    ("training.crop_cache", "--count", "12000", "--upright"),
+    *(_reader_tune(*tune) for tune in READER_TUNES[1:]),
+    ("training.soup", *(f"runs/{name}/reader.pt" for name, *_ in READER_TUNES), "--reader", "--out", "models",
+     "--checkpoint", "runs/reader-soup/reader.pt"),
 )
 
 

@@ -24,10 +24,13 @@ def _walk() -> list[tuple[str, dict]]:
             steps.append((module, {"init": args.init, "writes": args.runs / f"{args.what}.pt",
                                    "exports": args.out / f"{args.what}.onnx", "what": args.what}))
         elif module == "training.soup":
-            inputs = [Path(a) for a in argv[: argv.index("--out")]]
+            what = "reader" if "--reader" in argv else "detector"
+            inputs = [Path(a) for a in argv if a.endswith(".pt")]
+            inputs = inputs[:-1] if "--checkpoint" in argv else inputs
             out = Path(argv[argv.index("--out") + 1])
             checkpoint = Path(argv[argv.index("--checkpoint") + 1]) if "--checkpoint" in argv else None
-            steps.append((module, {"inputs": inputs, "exports": out / "detector.onnx", "writes": checkpoint}))
+            steps.append((module, {"inputs": inputs, "exports": out / f"{what}.onnx", "writes": checkpoint,
+                                   "what": what}))
         else:
             steps.append((module, {}))
     return steps
@@ -48,15 +51,28 @@ def test_every_checkpoint_a_stage_starts_from_was_written_before_it():
             written.add(step["writes"])
         elif module == "training.soup":
             assert len(step["inputs"]) >= 2 and set(step["inputs"]) <= written
-            assert all(path.name == "detector.pt" for path in step["inputs"])
+            assert all(path.name == f"{step['what']}.pt" for path in step["inputs"])
             if step["writes"] is not None:  # the average's weights, for fine-tunes to start from
                 written.add(step["writes"])
 
 
 def test_the_shipped_reader_learns_the_shipped_detectors_mistakes():
-    """The last detector exported to models/ is mined with before the last reader is trained."""
+    """The last detector exported to models/ is mined with before any reader the shipped one is made of is trained."""
     steps = _walk()
     last = {name: max(i for i, (_, step) in enumerate(steps) if step.get("exports") == Path("models") / name)
             for name in ("detector.onnx", "reader.onnx")}
     assert last["detector.onnx"] < last["reader.onnx"]
-    assert any(module == "training.mine" for module, _ in steps[last["detector.onnx"] + 1: last["reader.onnx"]])
+    shipped = steps[last["reader.onnx"]]
+    made_of = set(shipped[1]["inputs"]) if shipped[0] == "training.soup" else {shipped[1]["writes"]}
+    trained = [i for i, (module, step) in enumerate(steps) if module == "training.train" and step["writes"] in made_of]
+    assert len(trained) == len(made_of), "every reader in the shipped one is trained by a stage"
+    mined = [i for i, (module, _) in enumerate(steps) if module == "training.mine"]
+    assert any(last["detector.onnx"] < i < min(trained) for i in mined)
+
+
+def test_upright_readers_are_trained_after_their_crops_are_rendered():
+    steps = list(zip(STAGES, _walk()))
+    cached = [i for i, (stage, _) in enumerate(steps) if stage[0] == "training.crop_cache" and "--upright" in stage]
+    upright = [i for i, (stage, (module, step)) in enumerate(steps)
+               if module == "training.train" and step["what"] == "reader" and "--upright" in stage]
+    assert upright and cached and min(cached) < min(upright)
