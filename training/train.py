@@ -72,6 +72,11 @@ class _Stream(IterableDataset):
         return self.real[min(int(np.searchsorted(self.cumulative, rng.random(), side="right")), len(self.real) - 1)]
 
 
+def _turns(scene: Sample, upright: bool) -> bool:
+    """Whether training may turn a rendered scene any way: not an upright phone's tilted view."""
+    return not (upright and scene.tilt_deg >= UPRIGHT_FROM_TILT)
+
+
 class DetectorStream(_Stream):
     """Endless detector samples: real train photos and rendered scenes.
 
@@ -92,7 +97,7 @@ class DetectorStream(_Stream):
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
-                turns = not (self.upright and s.tilt_deg >= UPRIGHT_FROM_TILT)
+                turns = _turns(s, self.upright)
             else:
                 s = self.real_photo(rng)
                 turns = True
@@ -130,7 +135,7 @@ class ReaderStream(_Stream):
                 continue
             if scene is not None and r < self.synth_fraction + 0.1:
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
-                turn = not (self.upright and s.tilt_deg >= UPRIGHT_FROM_TILT)
+                turn = _turns(s, self.upright)
             else:
                 s = self.real_photo(rng)
                 turn = not (self.upright and s.side_below)
@@ -217,8 +222,8 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, **stream)
-    return fit(model, samples, steps, batch=batch, lr=lr,
-               resume=resume, checkpoint=runs / "reader.pt", log_every=100, loss_step=_reader_step)
+    return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
+               log_every=100, loss_step=_reader_step)
 
 
 def parser() -> argparse.ArgumentParser:
