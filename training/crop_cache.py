@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from training.models import NOT_A_DIE
-from training.synth import UPRIGHT_FROM_TILT, render_crop_and_tilt, render_side_crop
+from training.synth import keeps_up, render_crop_and_tilt, render_side_crop
 
 CACHE = Path("data") / "synth_crops.npz"
 UPRIGHT_CACHE = Path("data") / "synth_crops_upright.npz"
@@ -42,7 +42,7 @@ def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE, uprig
         value = int(rng.integers(1, 7))
         images[i], tilt = render_crop_and_tilt(rng, value, size=SIZE, upright=upright)
         labels[i] = value - 1
-        turnable[i] = not upright or tilt < UPRIGHT_FROM_TILT
+        turnable[i] = not keeps_up(tilt, upright)
         if i % 1000 == 999:
             print(f"{i + 1}/{count}", flush=True)
     side_rng = np.random.default_rng((seed, 1))

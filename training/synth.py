@@ -35,6 +35,14 @@ Box = tuple[float, float, float, float]
 UPRIGHT_FROM_TILT = 10.0
 
 
+def keeps_up(tilt: float, upright: bool) -> bool:
+    """Whether a view has an up: an upright phone's view from `UPRIGHT_FROM_TILT` degrees on.
+
+    Such a view is never turned any way: not by the renderer's camera, not by training.
+    """
+    return upright and tilt >= UPRIGHT_FROM_TILT
+
+
 @dataclass(frozen=True)
 class SynthDie:
     """One rendered die and what a labeller would write for it."""
@@ -182,7 +190,7 @@ def _upright_roll(roll: float, tilt: float, upright: bool) -> float:
 
     The same draw is mapped onto -15..15 degrees, so the random stream keeps its length.
     """
-    return (roll / 360 - 0.5) * 30 if upright and tilt >= UPRIGHT_FROM_TILT else roll
+    return (roll / 360 - 0.5) * 30 if keeps_up(tilt, upright) else roll
 
 
 def _close_up(rng: np.random.Generator, value: int, r: int, tilt: float,

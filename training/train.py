@@ -33,7 +33,7 @@ from training.sources import (
     synth_crop_source,
     synth_scene_source,
 )
-from training.synth import UPRIGHT_FROM_TILT
+from training.synth import keeps_up
 
 RUNS = Path("runs")
 
@@ -72,11 +72,6 @@ class _Stream(IterableDataset):
         return self.real[min(int(np.searchsorted(self.cumulative, rng.random(), side="right")), len(self.real) - 1)]
 
 
-def _turns(scene: Sample, upright: bool) -> bool:
-    """Whether training may turn a rendered scene any way: not an upright phone's tilted view."""
-    return not (upright and scene.tilt_deg >= UPRIGHT_FROM_TILT)
-
-
 class DetectorStream(_Stream):
     """Endless detector samples: real train photos and rendered scenes.
 
@@ -97,7 +92,7 @@ class DetectorStream(_Stream):
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
-                turns = _turns(s, self.upright)
+                turns = not keeps_up(s.tilt_deg, self.upright)
             else:
                 s = self.real_photo(rng)
                 turns = True
@@ -135,7 +130,7 @@ class ReaderStream(_Stream):
                 continue
             if scene is not None and r < self.synth_fraction + 0.1:
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
-                turn = _turns(s, self.upright)
+                turn = not keeps_up(s.tilt_deg, self.upright)
             else:
                 s = self.real_photo(rng)
                 turn = not (self.upright and s.side_below)
