@@ -156,6 +156,9 @@ class Material:
     #: Light caught on the wall of a drilled pip: a bright crescent (0 none, 1 white) at this angle.
     glint: float = 0.0
     glint_angle: float = 0.0
+    #: A window or lamp mirrored in a glossy face: a sharp bright patch of this strength (0 none).
+    #: On a dark die it can look like one pip more (byler_d6's glossy black 4 read as 5).
+    sheen: float = 0.0
 
 
 def _c(bgr) -> tuple[float, float, float]:
@@ -170,6 +173,10 @@ _COLOURS = {
     "black": (30, 30, 30), "purple": (130, 40, 100), "orange": (30, 120, 235), "pink": (170, 120, 230),
     "teal": (140, 130, 20), "ivory": (200, 230, 240), "brown": (40, 70, 120), "grey": (130, 130, 130),
 }
+
+
+#: Per material kind (white, coloured, black, translucent, marbled, pearl, smoke): how often it mirrors the room.
+_SHEEN_SHARE = (0.15, 0.3, 0.5, 0.4, 0.3, 0.3, 0.5)
 
 
 def random_material(rng: np.random.Generator, *, clean: bool = False) -> Material:
@@ -210,7 +217,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         body = jitter_color(rng, _COLOURS[names[a]], 0.15)
         marble = _c(jitter_color(rng, _COLOURS[names[b]], 0.15))
         mean = (body.mean() + np.mean(marble)) / 2
-        pip = jitter_color(rng, _BLACK if mean > 140 else (_WHITE if rng.random() < 0.7 else (60, 180, 220)), 0.1)
+        # red pips too: on a dark swirl they all but vanish, and a reader must still count them
+        pip = jitter_color(rng, _BLACK if mean > 140 else (_WHITE, (60, 180, 220), _RED)[rng.choice(3, p=[0.55, 0.15, 0.3])], 0.1)
     elif kind == 5:  # pearlescent
         body = jitter_color(rng, tuple(rng.uniform(120, 250, 3)), 0.05)
         marble = _c(np.clip(body * rng.uniform(0.8, 1.15, 3), 0, 255))
@@ -225,6 +233,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         gloss, shin = float(rng.uniform(0.3, 0.6)), float(rng.uniform(20, 60))
         engraved = True
         glint = float(rng.uniform(0.3, 0.9)) if rng.random() < 0.7 else 0.0
+    # glossy dark dice mirror the room most plainly; a matt white die hardly shows it
+    sheen = float(rng.uniform(0.25, 0.8)) if rng.random() < _SHEEN_SHARE[int(kind)] else 0.0
     one_pip, four_pip, one_scale = pip, pip, 1.0
     u = rng.random()
     if u < 0.08:  # Asian style: red one and four
@@ -238,7 +248,7 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         _c(body), _c(pip), _c(one_pip), _c(four_pip), one_scale, pip_r, spread, opacity,
         marble, float(rng.uniform(0.5, 2.5)), float(rng.uniform(0.3, 1.0)), gloss, shin, corner,
         engraved=engraved, square_pips=bool(rng.random() < 0.06),
-        glint=glint, glint_angle=float(rng.uniform(0, 360)),
+        glint=glint, glint_angle=float(rng.uniform(0, 360)), sheen=sheen,
     )
 
 
@@ -317,6 +327,8 @@ def face_texture(
     weight = shade * alpha
     if spec > 0.01:  # a glossy face mirrors the lamp as a soft spot
         col += _glow(t, int(rng.integers(5)), int(rng.integers(5)), int(rng.integers(1, 4))) * np.float32(255 * spec)
+    if mat.sheen > 0 and rng.random() < 0.6:  # not every face points at the window
+        col += reflection(rng, t)[..., None] * np.float32(255 * mat.sheen)
     col = np.minimum(col, 255)
     return cv2.merge([col[..., 0] * weight, col[..., 1] * weight, col[..., 2] * weight, alpha])
 
@@ -340,6 +352,29 @@ def _face_shading(t: int, corner_q: int, bevel_q: int) -> tuple[np.ndarray, np.n
     # rounded edges turn away from the light: darken a band along the face border
     shade = 1 - 0.45 * np.clip(1 - edge / max(bevel_q / 100, 1e-3), 0, 1) ** 2
     return alpha, shade.astype(np.float32)
+
+
+def reflection(rng: np.random.Generator, t: int) -> np.ndarray:
+    """(t, t) weight 0..1 of a window or lamp mirrored in a face: a sharp-edged bright patch.
+
+    A streak, a blob or a window pane, anywhere on the face and as small as a pip or as long
+    as the face, so a reader learns that a bright patch with a hard edge need not be a pip.
+    """
+    sh = 16
+    out = np.zeros((t, t), np.float32)
+    cx, cy = rng.uniform(0.15, 0.85, 2) * t
+    long_, short = rng.uniform(0.06, 0.4) * t, rng.uniform(0.03, 0.12) * t
+    angle = float(rng.uniform(0, 180))
+    if rng.random() < 0.7:  # a streak or blob
+        cv2.ellipse(out, (int(cx * sh), int(cy * sh)), (int(long_ * sh), int(short * sh)), angle, 0, 360, 1.0, -1,
+                    cv2.LINE_AA, 4)
+    else:  # a window pane
+        box = cv2.boxPoints(((cx, cy), (2 * long_, 2 * short), angle))
+        cv2.fillConvexPoly(out, np.round(box * sh).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    soft = rng.uniform(0.0, 0.025) * t
+    if soft > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), soft)
+    return out * np.float32(rng.uniform(0.6, 1.0))
 
 
 @functools.lru_cache(maxsize=1024)
