@@ -1,6 +1,6 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 5.5 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 5.7 h on a 2-core CPU; writes models/
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -26,8 +26,11 @@ Stages:
 18. render the upright crop cache (data/synth_crops_upright.npz);
 19-20. two more such fine-tunes, trained upright (`--upright`: tilted dice keep the
    photo's way up), seeds 43 and 44 (session 16);
-21. the shipped reader: the three reader fine-tunes averaged (`training.soup --reader`),
-   exported to models/ (session 16).
+21. the three reader fine-tunes averaged (`training.soup --reader`) into runs/reader-soup
+   (session 16's shipped reader);
+22. the shipped reader: that average tuned 3000 upright steps at a low rate on the upright
+   crop cache, whose dice since session 17 include glossy ones that mirror the room and
+   marbled ones with red pips, exported to models/ (session 17).
 
 Every stage is the command that made the shipped files; models/README.md tells why each
 is there and what it measured.
@@ -104,8 +107,11 @@ STAGES: tuple[tuple[str, ...], ...] = (
     _reader_tune(*READER_TUNES[0]),
     ("training.crop_cache", "--count", "12000", "--upright"),
     *(_reader_tune(*tune) for tune in READER_TUNES[1:]),
-    ("training.soup", *(f"runs/{name}/reader.pt" for name, *_ in READER_TUNES), "--reader", "--out", "models",
-     "--checkpoint", "runs/reader-soup/reader.pt"),
+    ("training.soup", *(f"runs/{name}/reader.pt" for name, *_ in READER_TUNES), "--reader", "--out",
+     "runs/reader-soup", "--checkpoint", "runs/reader-soup/reader.pt"),
+    ("training.train", "reader", "--upright", "--init", "runs/reader-soup/reader.pt", "--reader-steps", "3000",
+     "--reader-lr", "3e-4", "--synth", "0.45", "--seed", "47", "--threads", "2", "--runs", "runs/reader-glossy-47",
+     "--out", "models"),
 )
 
 
