@@ -180,7 +180,7 @@ _SHEEN_SHARE = (0.15, 0.3, 0.5, 0.4, 0.3, 0.3, 0.5)
 
 
 def random_material(rng: np.random.Generator, *, clean: bool = False) -> Material:
-    """Any die look: white/ivory, coloured, black, translucent, marbled or pearlescent."""
+    """Any die look: white/ivory, coloured, black, translucent, marbled, pearlescent or smoke; some glossy."""
     spread = float(rng.uniform(0.22, 0.33))
     pip_r = float(min(rng.uniform(0.07, 0.16), 0.47 * spread))  # the six's pips must not touch
     corner = float(rng.uniform(0.05, 0.35))  # sharp-ish to strongly rounded

@@ -1,10 +1,10 @@
-"""Die materials: the smoke dice with painted pips that catch the light."""
+"""Die materials: smoke dice whose painted pips catch the light, glossy dice that mirror the room."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from training.synth_dice import _PIPS, Material, face_texture, random_material
+from training.synth_dice import _PIPS, Material, face_texture, random_material, reflection
 
 RED = (40.0, 30.0, 200.0)
 SMOKE = (45.0, 45.0, 45.0)
@@ -56,8 +56,6 @@ def test_a_mirrored_window_only_brightens_and_shows_on_some_faces() -> None:
 
 
 def test_reflection_has_hard_edges_and_stays_on_the_face() -> None:
-    from training.synth_dice import reflection
-
     for seed in range(30):
         w = reflection(np.random.default_rng(seed), 64)
         assert w.shape == (64, 64) and w.dtype == np.float32
