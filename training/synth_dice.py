@@ -175,6 +175,11 @@ _COLOURS = {
 }
 
 
+#: Sub-pixel drawing: OpenCV takes coordinates in fixed point with this many fraction bits.
+_SHIFT = 4
+_SUB = 1 << _SHIFT
+
+
 #: Per material kind (white, coloured, black, translucent, marbled, pearl, smoke): how often it mirrors the room.
 _SHEEN_SHARE = (0.15, 0.3, 0.5, 0.4, 0.3, 0.3, 0.5)
 
@@ -218,7 +223,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         marble = _c(jitter_color(rng, _COLOURS[names[b]], 0.15))
         mean = (body.mean() + np.mean(marble)) / 2
         # red pips too: on a dark swirl they all but vanish, and a reader must still count them
-        pip = jitter_color(rng, _BLACK if mean > 140 else (_WHITE, (60, 180, 220), _RED)[rng.choice(3, p=[0.55, 0.15, 0.3])], 0.1)
+        light = (_WHITE, (60, 180, 220), _RED)[rng.choice(3, p=[0.55, 0.15, 0.3])] if mean <= 140 else None
+        pip = jitter_color(rng, _BLACK if light is None else light, 0.1)
     elif kind == 5:  # pearlescent
         body = jitter_color(rng, tuple(rng.uniform(120, 250, 3)), 0.05)
         marble = _c(np.clip(body * rng.uniform(0.8, 1.15, 3), 0, 255))
@@ -301,25 +307,25 @@ def face_texture(
     pipmask = np.zeros((t, t), np.uint8)
     colour = mat.one_pip if value == 1 else mat.four_pip if value == 4 else mat.pip
     r = min(mat.pip_radius * (mat.one_scale if value == 1 else 1.0), 0.3) * t
-    sh = 16  # fixed-point shift for sub-pixel anti-aliased circles
     for px, py in _PIPS[value]:
         cx, cy = (0.5 + mat.pip_spread * px) * t, (0.5 + mat.pip_spread * py) * t
-        centre = (int(cx * sh), int(cy * sh))
+        centre = (int(cx * _SUB), int(cy * _SUB))
         if mat.square_pips:
             h = min(r * 0.85, 0.4 * mat.pip_spread * t)  # square pips must stay apart
-            pts = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]]) * sh
-            cv2.fillConvexPoly(img, pts.astype(np.int32), colour, cv2.LINE_AA, 4)
-            cv2.fillConvexPoly(pipmask, pts.astype(np.int32), 255, cv2.LINE_AA, 4)
+            pts = np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]]) * _SUB
+            cv2.fillConvexPoly(img, pts.astype(np.int32), colour, cv2.LINE_AA, _SHIFT)
+            cv2.fillConvexPoly(pipmask, pts.astype(np.int32), 255, cv2.LINE_AA, _SHIFT)
             continue
         if mat.engraved:  # a drilled pip: dark rim, paint set slightly inside
             rim = tuple(float(v) * 0.45 for v in mat.body)
-            cv2.circle(img, centre, int(r * 1.12 * sh), rim, -1, cv2.LINE_AA, 4)
-        cv2.circle(img, centre, int(r * sh), colour, -1, cv2.LINE_AA, 4)
+            cv2.circle(img, centre, int(r * 1.12 * _SUB), rim, -1, cv2.LINE_AA, _SHIFT)
+        cv2.circle(img, centre, int(r * _SUB), colour, -1, cv2.LINE_AA, _SHIFT)
         if mat.glint > 0:  # the same side of every pip catches the lamp
             bright = tuple(float(c) + (255 - float(c)) * mat.glint for c in colour)
-            rim = int(r * 0.8 * sh)
-            cv2.ellipse(img, centre, (rim, rim), mat.glint_angle, 0, 130, bright, max(1, int(r * 0.3)), cv2.LINE_AA, 4)
-        cv2.circle(pipmask, centre, int(r * sh), 255, -1, cv2.LINE_AA, 4)
+            rim = int(r * 0.8 * _SUB)
+            cv2.ellipse(img, centre, (rim, rim), mat.glint_angle, 0, 130, bright, max(1, int(r * 0.3)),
+                        cv2.LINE_AA, _SHIFT)
+        cv2.circle(pipmask, centre, int(r * _SUB), 255, -1, cv2.LINE_AA, _SHIFT)
     alpha, shade = _face_shading(t, int(round(mat.corner * 100)), int(round(bevel * 100)))
     col = img.astype(np.float32) * np.float32(diffuse)
     if mat.opacity < 1:
@@ -338,8 +344,8 @@ def back_pips(value: int, t: int, mat: Material, strength: float) -> np.ndarray:
     pipmask = np.zeros((t, t), np.uint8)
     r = min(mat.pip_radius * (mat.one_scale if value == 1 else 1.0), 0.3) * t
     for px, py in _PIPS[value]:
-        centre = (int((0.5 + mat.pip_spread * px) * t * 16), int((0.5 + mat.pip_spread * py) * t * 16))
-        cv2.circle(pipmask, centre, int(r * 16), 255, -1, cv2.LINE_AA, 4)
+        centre = (int((0.5 + mat.pip_spread * px) * t * _SUB), int((0.5 + mat.pip_spread * py) * t * _SUB))
+        cv2.circle(pipmask, centre, int(r * _SUB), 255, -1, cv2.LINE_AA, _SHIFT)
     a = pipmask.astype(np.float32) * np.float32(strength / 255)
     tint = np.asarray(mat.pip, np.float32) * (np.asarray(mat.body, np.float32) / 255 * 0.6 + 0.4)
     return cv2.merge([a * tint[0], a * tint[1], a * tint[2], a])
@@ -360,17 +366,16 @@ def reflection(rng: np.random.Generator, t: int) -> np.ndarray:
     A streak, a blob or a window pane, anywhere on the face and as small as a pip or as long
     as the face, so a reader learns that a bright patch with a hard edge need not be a pip.
     """
-    sh = 16
     out = np.zeros((t, t), np.float32)
     cx, cy = rng.uniform(0.15, 0.85, 2) * t
     long_, short = rng.uniform(0.06, 0.4) * t, rng.uniform(0.03, 0.12) * t
     angle = float(rng.uniform(0, 180))
     if rng.random() < 0.7:  # a streak or blob
-        cv2.ellipse(out, (int(cx * sh), int(cy * sh)), (int(long_ * sh), int(short * sh)), angle, 0, 360, 1.0, -1,
-                    cv2.LINE_AA, 4)
+        centre, axes = (int(cx * _SUB), int(cy * _SUB)), (int(long_ * _SUB), int(short * _SUB))
+        cv2.ellipse(out, centre, axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA, _SHIFT)
     else:  # a window pane
         box = cv2.boxPoints(((cx, cy), (2 * long_, 2 * short), angle))
-        cv2.fillConvexPoly(out, np.round(box * sh).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(out, np.round(box * _SUB).astype(np.int32), 1.0, cv2.LINE_AA, _SHIFT)
     soft = rng.uniform(0.0, 0.025) * t
     if soft > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), soft)
@@ -458,9 +463,9 @@ def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: 
     mat = die.material
     edge_px = float(np.max(np.linalg.norm(local[None] - local[:, None], axis=-1))) / np.sqrt(3)
 
-    hull = cv2.convexHull(np.round(local * 16).astype(np.int32))
+    hull = cv2.convexHull(np.round(local * _SUB).astype(np.int32))
     mask = np.zeros((rh, rw), np.uint8)
-    cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA, 4)
+    cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA, _SHIFT)
     rad = int(mat.corner * edge_px * 0.6)
     if rad >= 1:  # round the silhouette's corners
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rad + 1, 2 * rad + 1))
