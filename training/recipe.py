@@ -69,11 +69,13 @@ def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: 
             "--out", out or f"runs/{name}")
 
 
-def _reader_tune(name: str, seed: str, options: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """A 6000-step fine-tune of the base reader on the shipped detector's negatives, into runs/NAME."""
-    return ("training.train", "reader", *options, "--init", "runs/reader/reader.pt", "--reader-steps", "6000",
-            "--reader-lr", "1e-3", "--synth", "0.45", "--seed", seed, "--threads", "2", "--runs", f"runs/{name}",
-            "--out", f"runs/{name}")
+def _reader_tune(name: str, seed: str, options: tuple[str, ...] = (), *, init: str = "runs/reader/reader.pt",
+                 steps: str = "6000", lr: str = "1e-3", out: str | None = None) -> tuple[str, ...]:
+    """A fine-tune of a reader (the base one: 6000 steps at 1e-3) on the shipped detector's
+    negatives, into runs/NAME, exported there or to `out`."""
+    return ("training.train", "reader", *options, "--init", init, "--reader-steps", steps,
+            "--reader-lr", lr, "--synth", "0.45", "--seed", seed, "--threads", "2", "--runs", f"runs/{name}",
+            "--out", out or f"runs/{name}")
 
 
 #: The reader fine-tunes averaged into the shipped reader: run folder, seed, options (sessions 15-16).
@@ -109,9 +111,8 @@ STAGES: tuple[tuple[str, ...], ...] = (
     *(_reader_tune(*tune) for tune in READER_TUNES[1:]),
     ("training.soup", *(f"runs/{name}/reader.pt" for name, *_ in READER_TUNES), "--reader", "--out",
      "runs/reader-soup", "--checkpoint", "runs/reader-soup/reader.pt"),
-    ("training.train", "reader", "--upright", "--init", "runs/reader-soup/reader.pt", "--reader-steps", "3000",
-     "--reader-lr", "3e-4", "--synth", "0.45", "--seed", "47", "--threads", "2", "--runs", "runs/reader-glossy-47",
-     "--out", "models"),
+    _reader_tune("reader-glossy-47", "47", ("--upright",), init="runs/reader-soup/reader.pt", steps="3000",
+                 lr="3e-4", out="models"),
 )
 
 
