@@ -8,7 +8,8 @@ photos differ (other dice colours, darker or brighter rooms, lower or higher
 resolution, harsher JPEG, a shaky hand, the phone held sideways) and read again,
 against the same labels moved along. A model that learned the shared photos rather
 than dice loses most under these changes. Reported per set and change: read F1 and
-exact-roll rate, scored by the datasets' rule (`vision.metrics`).
+exact-roll rate, scored by the datasets' rule (`vision.metrics`), and recall and value
+accuracy, which tell a loss in finding the dice from one in reading them.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("by
 
 def measure(reader: DiceReader, folder: Path, split: str | None,
             changes: list[str] | None = None) -> dict[str, dict[str, float]]:
-    """Read F1 and exact-roll rate of each change (default: all) over one dataset folder."""
+    """Read F1, exact-roll rate, recall and value accuracy of each change (default: all) over one folder."""
     photos = [(p, load_image(p.path)) for p in read_dataset(folder, split=split)]
     out = {}
     for name in changes or CHANGES:
@@ -44,7 +45,8 @@ def measure(reader: DiceReader, folder: Path, split: str | None,
             truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
             scores.append(score_photo(truth, reader.read(changed)))
         s = total(scores)
-        out[name] = {"read_f1": round(s.read_f1, 4), "exact_roll_rate": round(s.exact_roll_rate, 4)}
+        out[name] = {key: round(getattr(s, key), 4)
+                     for key in ("read_f1", "exact_roll_rate", "recall", "value_accuracy")}
     return out
 
 
@@ -65,9 +67,11 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(results))
         return
     for name, rows in results.items():
-        print(f"{name} ({args.split}):  read F1 / exact-roll rate")
+        print(f"{name} ({args.split}):  read F1 / exact-roll rate / recall / value accuracy")
         for change, r in rows.items():
-            print(f"  {change:32s} {r['read_f1']:.4f}  {r['exact_roll_rate']:.3f}")
+            print(f"  {change:32s} {r['read_f1']:.4f}  {r['exact_roll_rate']:.3f}  "
+                  f"{r['recall']:.3f}  {r['value_accuracy']:.3f}")
+        print(f"  {'mean read F1':32s} {sum(r['read_f1'] for r in rows.values()) / len(rows):.4f}")
 
 
 if __name__ == "__main__":

@@ -5,13 +5,22 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.photo_changes import turn_hue
 
-def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Colour, light, blur, noise and JPEG changes that keep pips countable."""
+
+def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = False) -> np.ndarray:
+    """Colour, light, blur, noise and JPEG changes that keep pips countable.
+
+    `harsh` widens them the way unseen dice and cameras differ most from the shared photos
+    (models/README.md, session 18): any hue, grey twice as often, blur up to sigma 2,
+    JPEG down to quality 20.
+    """
     out = img
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]  # dice and tables come in every colour
-    if rng.random() < 0.1:
+    if harsh and rng.random() < 0.3:
+        out = turn_hue(out, rng.uniform(0, 360))  # colours between the channel shuffles
+    if rng.random() < (0.2 if harsh else 0.1):
         out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     f = out.astype(np.float32)
     gain = rng.uniform(0.55, 1.45) * rng.uniform(0.85, 1.15, size=3)
@@ -27,7 +36,9 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         f = 255.0 * (f / 255.0) ** gamma
     out = f.astype(np.uint8)
     r = rng.random()
-    if r < 0.2:
+    if r < 0.2 and harsh:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 2.0))
+    elif r < 0.2:
         k = int(rng.choice([3, 5]))
         out = cv2.GaussianBlur(out, (k, k), 0)
     elif r < 0.3:
@@ -40,8 +51,8 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         noise = rng.normal(0, rng.uniform(2, 10), out.shape).astype(np.float32)
         out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
-    if rng.random() < 0.4:
-        q = int(rng.integers(30, 95))
+    if rng.random() < (0.5 if harsh else 0.4):
+        q = int(rng.integers(20 if harsh else 30, 95))
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
         out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
     return out

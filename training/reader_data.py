@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import cv2
+from functools import partial
+
 import numpy as np
 
-from training.augment import photometric
+from training import augment
 from training.models import NOT_A_DIE, READER_SIZE
 from vision.metrics import centres as box_centres
 
@@ -122,35 +124,38 @@ def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
 def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
                    *, negatives: int = 1, die_boxes: np.ndarray | None = None,
                    exact_boxes: bool = True, readable: np.ndarray | None = None,
-                   side_below: bool = False, turn: bool = True) -> list[tuple[np.ndarray, int]]:
+                   side_below: bool = False, turn: bool = True,
+                   harsh: bool = False) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives.
 
     With `side_below` (a photo from a low camera) half the draws add a side face as a negative.
     `turn=False` keeps the dice's crops the photo's way up (`positive_crop`); negatives turn any way.
+    `harsh`: wider photometric changes (`training.augment.photometric`).
     """
+    look = partial(augment.photometric, harsh=harsh)
     out = []
     if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
         h, w = img.shape[:2]
         inner = np.array([w * 0.13, h * 0.13, w * 0.87, h * 0.87], np.float32)
-        out.append((photometric(positive_crop(img, inner, rng), rng), int(values[0]) - 1))
+        out.append((look(positive_crop(img, inner, rng), rng), int(values[0]) - 1))
         return out
     for i, (box, value) in enumerate(zip(boxes, values)):
         # A die nobody could read is no lesson in reading: the reader should stay unsure of it.
         if readable is not None and not readable[i]:
             continue
-        out.append((photometric(positive_crop(img, box, rng, turn=turn), rng), int(value) - 1))
+        out.append((look(positive_crop(img, box, rng, turn=turn), rng), int(value) - 1))
     for _ in range(negatives):
         neg = negative_crop(img, boxes, rng)
         if neg is not None:
-            out.append((photometric(neg, rng), NOT_A_DIE))
+            out.append((look(neg, rng), NOT_A_DIE))
     # Close-ups need boxes that really frame the top face (not matteop65's estimates).
     if exact_boxes and len(boxes) and rng.random() < 0.5:
         i = int(rng.integers(len(boxes)))
         part = part_of_die_crop(img, boxes[i], None if die_boxes is None else die_boxes[i], rng)
         if part is not None:
-            out.append((photometric(part, rng), NOT_A_DIE))
+            out.append((look(part, rng), NOT_A_DIE))
     if side_below and len(boxes) and rng.random() < 0.5:
         front = side_face_crop(img, boxes[int(rng.integers(len(boxes)))], boxes, rng)
         if front is not None:
-            out.append((photometric(front, rng), NOT_A_DIE))
+            out.append((look(front, rng), NOT_A_DIE))
     return out

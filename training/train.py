@@ -13,6 +13,7 @@ import argparse
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -105,28 +106,31 @@ class ReaderStream(_Stream):
     `upright`: dice seen from an angle keep the photo's up, as an upright phone takes them
     (rendered crops and scenes, and the photos of a low camera), so the reader can learn
     that a steep die's top face is the face at the top of its crop (models/README.md,
-    session 16); dice seen from above turn any way.
+    session 16); dice seen from above turn any way. `harsh`: wider colour, blur and JPEG
+    changes on every crop (`training.augment.photometric`).
     """
 
     SETS = READER_SETS
 
-    def __init__(self, *, upright: bool = False, **stream: object) -> None:
+    def __init__(self, *, upright: bool = False, harsh: bool = False, **stream: object) -> None:
         super().__init__(**stream)
         self.upright = upright
+        self.harsh = harsh
 
     def __iter__(self):
         rng = _rng(self.seed)
+        look = partial(photometric, harsh=self.harsh)
         crop = synth_crop_source(upright=self.upright)
         scene = synth_scene_source(upright=self.upright)
         hard = hard_negative_source()
         while True:
             r = rng.random()
             if hard is not None and rng.random() < 0.08:
-                yield to_tensor_layout(photometric(hard(rng), rng)), NOT_A_DIE
+                yield to_tensor_layout(look(hard(rng), rng)), NOT_A_DIE
                 continue
             if crop is not None and r < self.synth_fraction:
                 img, label = crop(rng)
-                yield to_tensor_layout(photometric(np.ascontiguousarray(img), rng)), label
+                yield to_tensor_layout(look(np.ascontiguousarray(img), rng)), label
                 continue
             if scene is not None and r < self.synth_fraction + 0.1:
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
@@ -136,7 +140,7 @@ class ReaderStream(_Stream):
                 turn = not (self.upright and s.side_below)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
                                    exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
-                                   turn=turn)
+                                   turn=turn, harsh=self.harsh)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
@@ -213,10 +217,11 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                 runs: Path = RUNS, contrast: bool = False, upright: bool = False, **stream: object) -> FaceReader:
+                 runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
+                 **stream: object) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
-    samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, **stream)
+    samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
                log_every=100, loss_step=_reader_step)
 
@@ -247,6 +252,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--upright", action="store_true",
                    help="rendered scenes taken upright, tilted ones never given quarter turns (detector); "
                         "tilted dice kept the photo's way up, recorded in the reader file (reader)")
+    p.add_argument("--harsh", action="store_true",
+                   help="reader: wider colour, blur and JPEG changes (any hue, grey, JPEG down to 20)")
     return p
 
 
@@ -255,6 +262,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.init is not None and (args.what == "all" or args.resume):
         p.error("--init starts one network (detector or reader) and replaces --resume")
+    if args.harsh and args.what != "reader":
+        p.error("--harsh widens the reader's changes: use it with 'reader'")
     if args.upright and args.what == "all":
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
@@ -271,7 +280,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
                           resume=args.init or (args.runs / "reader.pt" if args.resume else None), runs=args.runs,
-                          contrast=args.reader_contrast, upright=args.upright, **stream)
+                          contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 

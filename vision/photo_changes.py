@@ -42,12 +42,16 @@ def further_away(factor: float) -> Change:
     return change
 
 
+def turn_hue(image: np.ndarray, degrees: float) -> np.ndarray:
+    """The photo with every colour's hue turned by `degrees` (saturation and value kept)."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    # OpenCV keeps 8-bit hue in 2-degree steps, 0-179.
+    hsv[..., 0] = (hsv[..., 0].astype(np.int16) + int(degrees // 2)) % 180
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
 def _hue(degrees: int) -> Callable[[np.ndarray], np.ndarray]:
-    def shift(image: np.ndarray) -> np.ndarray:
-        hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-        hsv[..., 0] = (hsv[..., 0].astype(np.int16) + degrees // 2) % 180
-        return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
-    return shift
+    return lambda image: turn_hue(image, degrees)
 
 
 def _gamma(g: float) -> Callable[[np.ndarray], np.ndarray]:
