@@ -50,13 +50,20 @@ def _blank_network(onnx_model) -> nn.Module:
     raise RestoreError("the file is neither a dicecam detector nor a reader (no crop_size or input_side metadata)")
 
 
+def _neighbour(path: str, step: int) -> str:
+    """The layer `step` places along in the same `conv_bn` block: "stem.0.0" -> "stem.0.1"."""
+    parent, _, index = path.rpartition(".")
+    return f"{parent}.{int(index) + step}"
+
+
 def _norm_after(network: nn.Module, conv_path: str) -> nn.BatchNorm2d | None:
     """The batch norm that the export folded into this convolution (conv_bn's second layer)."""
-    parent, _, index = conv_path.rpartition(".")
-    if not index.isdigit():
+    if not conv_path.rpartition(".")[2].isdigit():
         return None
-    block = network.get_submodule(parent)
-    follower = block[int(index) + 1] if isinstance(block, nn.Sequential) and int(index) + 1 < len(block) else None
+    try:
+        follower = network.get_submodule(_neighbour(conv_path, 1))
+    except AttributeError:
+        return None
     return follower if isinstance(follower, nn.BatchNorm2d) else None
 
 
@@ -100,7 +107,7 @@ def load_folded(path: Path) -> nn.Module:
                 norm.running_var.fill_(1.0 - norm.eps)
                 norm.weight.fill_(1.0)
                 norm.bias.copy_(bias)
-                filled.add(f"{module_path.rpartition('.')[0]}.{int(module_path.rpartition('.')[2]) + 1}")
+                filled.add(_neighbour(module_path, 1))
         filled.add(module_path)
     missing = [name for name, module in network.named_modules()
                if isinstance(module, (nn.Conv2d, nn.Linear, nn.BatchNorm2d)) and name not in filled]
@@ -140,7 +147,7 @@ def recalibrate(network: nn.Module, batches: Iterable[torch.Tensor]) -> nn.Modul
     with torch.no_grad():
         for name, norm in norms.items():
             # The identity norm holds the folded bias; its input is the convolution's output.
-            conv = network.get_submodule(f"{name.rpartition('.')[0]}.{int(name.rpartition('.')[2]) - 1}")
+            conv = network.get_submodule(_neighbour(name, -1))
             mean = sums[name] / counts[name]
             var = (squares[name] / counts[name] - mean * mean).clamp_min(0.0)
             scale = torch.sqrt(var + norm.eps)  # unit output variance after the rescale

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import cv2
 from functools import partial
 
+import cv2
 import numpy as np
 
 from training import augment
