@@ -194,12 +194,14 @@ def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> 
     """Training batches as `training.train` draws them (its streams and batch sizes)."""
     from torch.utils.data import DataLoader
 
-    from training.train import DetectorStream, ReaderStream
+    from training.train import DetectorStream, ReaderStream, parser
 
+    # The rendered shares of the recipe's tunes (readers 0.45, detectors 0.5 and more).
     if kind == "reader":
-        stream, batch = ReaderStream(synth_fraction=0.45, seed=seed, upright=upright), 64
+        stream = ReaderStream(synth_fraction=0.45, seed=seed, upright=upright)
     else:
-        stream, batch = DetectorStream(synth_fraction=0.5, seed=seed, upright=upright), 8
+        stream = DetectorStream(synth_fraction=0.5, seed=seed, upright=upright)
+    batch = parser().get_default(f"{'reader' if kind == 'reader' else 'det'}_batch")
     batches = []
     for data in DataLoader(stream, batch_size=batch, num_workers=1):
         batches.append(data[0])
@@ -209,6 +211,8 @@ def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> 
 
 
 def main(argv: list[str] | None = None) -> None:
+    from training.models import FaceReader
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("onnx", type=Path, help="a detector.onnx or reader.onnx of this project")
     p.add_argument("checkpoint", type=Path, help="where to write the restored detector.pt / reader.pt")
@@ -218,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)
     network = load_folded(args.onnx)
-    kind = "reader" if hasattr(network, "classify") else "detector"
+    kind = "reader" if isinstance(network, FaceReader) else "detector"
     batches = _calibration_batches(kind, count=args.batches, upright=args.upright, seed=args.seed)
     recalibrate(network, batches)
     gap = check_against_file(network, args.onnx, batches[0])
