@@ -21,10 +21,12 @@ def real_samples(sets: tuple[str, ...], split: str = "train", *, holdout: float 
     return out
 
 
-def synth_scene_source(*, upright: bool = False) -> Callable[[np.random.Generator], Sample] | None:
+def synth_scene_source(*, upright: bool = False, steep: bool = False
+                       ) -> Callable[[np.random.Generator], Sample] | None:
     """A function rendering one synthetic photo as a `Sample`, or None if the renderer is missing.
 
-    `upright`: photos as a phone held upright takes them (`training.synth.render_scene`).
+    `upright`: photos as a phone held upright takes them; `steep`: steep views more often
+    (`training.synth.render_scene`).
     """
     try:
         from training.synth import render_scene
@@ -32,7 +34,7 @@ def synth_scene_source(*, upright: bool = False) -> Callable[[np.random.Generato
         return None
 
     def draw(rng: np.random.Generator) -> Sample:
-        scene = render_scene(rng, upright=upright)
+        scene = render_scene(rng, upright=upright, steep=steep)
         boxes = np.array([d.top_box for d in scene.dice], np.float32).reshape(-1, 4)
         values = np.array([d.value for d in scene.dice], np.int64)
         die_boxes = np.array([d.die_box for d in scene.dice], np.float32).reshape(-1, 4)

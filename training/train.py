@@ -78,18 +78,20 @@ class DetectorStream(_Stream):
 
     `upright`: rendered scenes as a phone held upright takes them, and tilted ones never
     given quarter turns, so the detector can learn that a steep die's top face is its far
-    face, at the top of its picture (models/README.md, session 14).
+    face, at the top of its picture (models/README.md, session 14). `steep`: rendered
+    scenes seen steeply more often (`training.synth.render_scene`).
     """
 
     SETS = DETECTOR_SETS
 
-    def __init__(self, *, upright: bool = False, **stream: object) -> None:
+    def __init__(self, *, upright: bool = False, steep: bool = False, **stream: object) -> None:
         super().__init__(**stream)
         self.upright = upright
+        self.steep = steep
 
     def __iter__(self):
         rng = _rng(self.seed)
-        synth = synth_scene_source(upright=self.upright)
+        synth = synth_scene_source(upright=self.upright, steep=self.steep)
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
@@ -208,10 +210,11 @@ def _reader_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str
 
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                   runs: Path = RUNS, upright: bool = False, **stream: object) -> DiceDetector:
+                   runs: Path = RUNS, upright: bool = False, steep: bool = False,
+                   **stream: object) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector()
-    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, **stream)
+    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
                log_every=25, loss_step=_detector_step)
 
@@ -254,6 +257,8 @@ def parser() -> argparse.ArgumentParser:
                         "tilted dice kept the photo's way up, recorded in the reader file (reader)")
     p.add_argument("--harsh", action="store_true",
                    help="reader: wider colour, blur and JPEG changes (any hue, grey, JPEG down to 20)")
+    p.add_argument("--steep", action="store_true",
+                   help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
 
 
@@ -264,6 +269,8 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--init starts one network (detector or reader) and replaces --resume")
     if args.harsh and args.what != "reader":
         p.error("--harsh widens the reader's changes: use it with 'reader'")
+    if args.steep and args.what != "detector":
+        p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
     if args.upright and args.what == "all":
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
@@ -275,7 +282,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "detector"):
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,
                              resume=args.init or (args.runs / "detector.pt" if args.resume else None), runs=args.runs,
-                             upright=args.upright, **stream)
+                             upright=args.upright, steep=args.steep, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
