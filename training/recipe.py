@@ -1,6 +1,6 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 5.7 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 6.2 h on a 2-core CPU; writes models/
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -18,19 +18,27 @@ Stages:
 10-13. four 3000-step fine-tunes of that average on rendered throws as an upright phone
    takes them, tilted views never given quarter turns (`--upright`, sessions 14-15);
 14. those four averaged into runs/soup-upright;
-15. the shipped detector: that average fine-tuned 3000 more upright steps, exported to
-   models/ with the peak threshold `training.export.MIN_SCORE`;
-16. mine hard negatives again, with the shipped detector (its own mistakes), on the
+15. that average fine-tuned 3000 more upright steps (session 15's shipped detector),
+   exported to models/ with the peak threshold `training.export.MIN_SCORE`;
+16. that file turned back into a checkpoint (`training.from_onnx`), as session 19's tune
+   started from it;
+17. mine hard negatives again, with session 15's detector (its own mistakes), on the
    train photos and 300 upright rendered scenes;
-17. the base reader fine-tuned 6000 steps on those negatives (session 15's shipped reader);
-18. render the upright crop cache (data/synth_crops_upright.npz);
-19-20. two more such fine-tunes, trained upright (`--upright`: tilted dice keep the
+18. the base reader fine-tuned 6000 steps on those negatives (session 15's shipped reader);
+19. render the upright crop cache (data/synth_crops_upright.npz);
+20-21. two more such fine-tunes, trained upright (`--upright`: tilted dice keep the
    photo's way up), seeds 43 and 44 (session 16);
-21. the three reader fine-tunes averaged (`training.soup --reader`) into runs/reader-soup
+22. the three reader fine-tunes averaged (`training.soup --reader`) into runs/reader-soup
    (session 16's shipped reader);
-22. the shipped reader: that average tuned 3000 upright steps at a low rate on the upright
+23. the shipped reader: that average tuned 3000 upright steps at a low rate on the upright
    crop cache, whose dice since session 17 include glossy ones that mirror the room and
-   marbled ones with red pips, exported to models/ (session 17).
+   marbled ones with red pips, exported to models/ (session 17);
+24-25. session 15's detector tuned twice more, 3000 upright steps each, one on rendered
+   throws seen steeply more often (`--steep`), one not (session 19; one thread each, as
+   they were trained side by side);
+26. the shipped detector: those two averaged (`training.soup`), exported to models/
+   (session 19). The reader learned session 15's detector's mistakes (stage 17);
+   the shipped detector is two short tunes of it.
 
 Every stage is the command that made the shipped files; models/README.md tells why each
 is there and what it measured.
@@ -62,10 +70,19 @@ UPRIGHT_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 )
 
 
-def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: str | None = None) -> tuple[str, ...]:
+#: Session 19's pair of tunes of session 15's detector, side by side (one thread each), one
+#: drawing steep views more often; their average is the shipped detector.
+STEEP_PAIR: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("detector-steep-57", "0.6", "57", ("--steep",)),
+    ("detector-plain-57", "0.6", "57", ()),
+)
+
+
+def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: str | None = None,
+               threads: str = "2") -> tuple[str, ...]:
     """A 3000-step detector fine-tune from `init` into runs/NAME, exported there or to `out`."""
     return ("training.train", "detector", *options, "--init", init, "--det-steps", "3000", "--det-lr", "1e-3",
-            "--synth", synth, "--seed", seed, "--threads", "2", "--runs", f"runs/{name}",
+            "--synth", synth, "--seed", seed, "--threads", threads, "--runs", f"runs/{name}",
             "--out", out or f"runs/{name}")
 
 
@@ -105,6 +122,7 @@ STAGES: tuple[tuple[str, ...], ...] = (
       for name, synth, seed, extra in UPRIGHT_TUNES),
     _average(UPRIGHT_TUNES, "runs/soup-upright"),
     _fine_tune("runs/soup-upright/detector.pt", "detector-upright-55", "0.6", "55", "--upright", out="models"),
+    ("training.from_onnx", "models/detector.onnx", "runs/detector-restored/detector.pt", "--upright"),
     ("training.mine", "models", "--scenes", "300", "--upright"),
     _reader_tune(*READER_TUNES[0]),
     ("training.crop_cache", "--count", "12000", "--upright"),
@@ -113,6 +131,10 @@ STAGES: tuple[tuple[str, ...], ...] = (
      "runs/reader-soup", "--checkpoint", "runs/reader-soup/reader.pt"),
     _reader_tune("reader-glossy-47", "47", ("--upright",), init="runs/reader-soup/reader.pt", steps="3000",
                  lr="3e-4", out="models"),
+    *(_fine_tune("runs/detector-restored/detector.pt", name, "0.6", "57", "--upright", *extra, threads="1")
+      for name, *_, extra in STEEP_PAIR),
+    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in STEEP_PAIR), "--out", "models",
+     "--checkpoint", "runs/detector-pair/detector.pt"),
 )
 
 

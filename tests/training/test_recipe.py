@@ -31,6 +31,9 @@ def _walk() -> list[tuple[str, dict]]:
             checkpoint = Path(argv[argv.index("--checkpoint") + 1]) if "--checkpoint" in argv else None
             steps.append((module, {"inputs": inputs, "exports": out / f"{what}.onnx", "writes": checkpoint,
                                    "what": what}))
+        elif module == "training.from_onnx":  # a shipped file back into a checkpoint
+            onnx, checkpoint = (Path(a) for a in argv[:2])
+            steps.append((module, {"reads": onnx, "writes": checkpoint, "what": onnx.stem}))
         else:
             steps.append((module, {}))
     return steps
@@ -54,20 +57,35 @@ def test_every_checkpoint_a_stage_starts_from_was_written_before_it():
             assert all(path.name == f"{step['what']}.pt" for path in step["inputs"])
             if step["writes"] is not None:  # the average's weights, for fine-tunes to start from
                 written.add(step["writes"])
+        elif module == "training.from_onnx":
+            assert step["writes"].name == f"{step['what']}.pt"
+            written.add(step["writes"])
 
 
-def test_the_shipped_reader_learns_the_shipped_detectors_mistakes():
-    """The last detector exported to models/ is mined with before any reader the shipped one is made of is trained."""
+def _made_of(steps: list[tuple[str, dict]], index: int) -> set[int]:
+    """The stages whose weights the network of stage `index` is made from, itself included."""
+    module, step = steps[index]
+    sources = {"training.train": [step.get("init")], "training.soup": step.get("inputs", []),
+               "training.from_onnx": [step.get("reads")]}.get(module, [])
+    found = {index}
+    for source in filter(None, sources):
+        makers = [i for i in range(index) if source in (steps[i][1].get("writes"), steps[i][1].get("exports"))]
+        if makers:
+            found |= _made_of(steps, max(makers))
+    return found
+
+
+def test_the_shipped_reader_learns_the_mistakes_of_the_detector_the_shipped_one_is_made_from():
+    """The last mining before the shipped reader runs a detector the shipped one is made from,
+    and readers the shipped one is made of learn its negatives."""
     steps = _walk()
     last = {name: max(i for i, (_, step) in enumerate(steps) if step.get("exports") == Path("models") / name)
             for name in ("detector.onnx", "reader.onnx")}
-    assert last["detector.onnx"] < last["reader.onnx"]
-    shipped = steps[last["reader.onnx"]]
-    made_of = set(shipped[1]["inputs"]) if shipped[0] == "training.soup" else {shipped[1]["writes"]}
-    trained = [i for i, (module, step) in enumerate(steps) if module == "training.train" and step["writes"] in made_of]
-    assert len(trained) == len(made_of), "every reader in the shipped one is trained by a stage"
-    mined = [i for i, (module, _) in enumerate(steps) if module == "training.mine"]
-    assert any(last["detector.onnx"] < i < min(trained) for i in mined)
+    mined = max(i for i, (module, _) in enumerate(steps) if module == "training.mine" and i < last["reader.onnx"])
+    readers = [i for i in _made_of(steps, last["reader.onnx"]) if steps[i][0] == "training.train"]
+    assert any(i > mined for i in readers), "a reader in the shipped one learns the last mined negatives"
+    mined_with = max(i for i in range(mined) if steps[i][1].get("exports") == Path("models") / "detector.onnx")
+    assert mined_with in _made_of(steps, last["detector.onnx"])
 
 
 def test_upright_readers_are_trained_after_their_crops_are_rendered():
