@@ -1,6 +1,6 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 6.2 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 6.5 h on a 2-core CPU; writes models/
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -103,9 +103,11 @@ READER_TUNES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-def _average(tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...], folder: str) -> tuple[str, ...]:
-    """The fine-tunes' weights averaged (`training.soup`) into `folder`, checkpoint and ONNX file."""
-    return ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in tunes), "--out", folder,
+def _average(tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...], folder: str, *,
+             out: str | None = None) -> tuple[str, ...]:
+    """The fine-tunes' weights averaged (`training.soup`) into `folder`'s checkpoint, its ONNX
+    file there or to `out`."""
+    return ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in tunes), "--out", out or folder,
             "--checkpoint", f"{folder}/detector.pt")
 
 
@@ -131,10 +133,9 @@ STAGES: tuple[tuple[str, ...], ...] = (
      "runs/reader-soup", "--checkpoint", "runs/reader-soup/reader.pt"),
     _reader_tune("reader-glossy-47", "47", ("--upright",), init="runs/reader-soup/reader.pt", steps="3000",
                  lr="3e-4", out="models"),
-    *(_fine_tune("runs/detector-restored/detector.pt", name, "0.6", "57", "--upright", *extra, threads="1")
-      for name, *_, extra in STEEP_PAIR),
-    ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in STEEP_PAIR), "--out", "models",
-     "--checkpoint", "runs/detector-pair/detector.pt"),
+    *(_fine_tune("runs/detector-restored/detector.pt", name, synth, seed, "--upright", *extra, threads="1")
+      for name, synth, seed, extra in STEEP_PAIR),
+    _average(STEEP_PAIR, "runs/detector-pair", out="models"),
 )
 
 
