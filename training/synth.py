@@ -84,7 +84,7 @@ def render_scene(
     way; ``upright=True`` holds it as a phone is held over a table, its photo turned the
     right way up (EXIF): a tilted view has the table's far side at the photo's top,
     within 15 degrees. Views from above (under 10 degrees) are turned any way either way.
-    ``steep=True`` draws steep views more often (`_steep_tilt`); the default draws are
+    ``steep=True`` draws steep views more often (`_camera_tilt`); the default draws are
     unchanged by it.
     """
     w, h = size if size is not None else _phone_size(rng)
@@ -95,7 +95,7 @@ def render_scene(
         tilt = 0.0
         cam = make_camera(w, h, tilt_deg=tilt, roll_deg=0.0, fov_deg=60.0)
     else:
-        tilt = _steep_tilt(rng) if steep else rng.uniform(0, 10) if rng.random() < 0.35 else rng.uniform(10, 55)
+        tilt = _camera_tilt(rng, steep=steep)
         roll = _upright_roll(rng.uniform(0, 360), tilt, upright)
         cam = make_camera(w, h, tilt_deg=tilt, roll_deg=roll, fov_deg=rng.uniform(50, 75))
     s_px = w * (rng.uniform(0.1, 0.14) if clean else np.exp(rng.uniform(np.log(0.025), np.log(0.2))))
@@ -188,17 +188,18 @@ def side_face_window(rng: np.random.Generator, cam: Camera,
     return None
 
 
-def _steep_tilt(rng: np.random.Generator) -> float:
-    """A camera tilt (degrees) that favours steep views, for training on them.
+def _camera_tilt(rng: np.random.Generator, *, steep: bool = False) -> float:
+    """A rendered scene's camera tilt, degrees from straight down.
 
-    Views from above (0-10 degrees) come 15% of the time, against 35% by default; over
-    10 degrees the density rises in a straight line towards 55, so 40-55 degrees is about
-    47% of all views against 22%: where the shipped detector places its boxes worst
-    (models/README.md, "Where steep views lose their readings").
+    By default views from above (0-10 degrees) come 35% of the time and the rest spread
+    evenly over 10-55. `steep` favours steep views, for training on them: views from above
+    15%, and over 10 degrees a density rising in a straight line towards 55, so 40-55
+    degrees is about 47% of all views against 22%: where the shipped detector places its
+    boxes worst (models/README.md, "Where steep views lose their readings").
     """
-    if rng.random() < 0.15:
+    if rng.random() < (0.15 if steep else 0.35):
         return float(rng.uniform(0, 10))
-    return float(10 + 45 * np.sqrt(rng.random()))
+    return float(10 + 45 * np.sqrt(rng.random())) if steep else float(rng.uniform(10, 55))
 
 
 def _upright_roll(roll: float, tilt: float, upright: bool) -> float:

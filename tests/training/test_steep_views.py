@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from training.sources import synth_scene_source
-from training.synth import _steep_tilt, render_scene
+from training.synth import _camera_tilt, render_scene
 from training.train import main as train_main
 
 
@@ -17,7 +17,7 @@ def _bands(tilts: np.ndarray) -> tuple[float, float]:
 
 def test_steep_tilts_stay_in_the_renderers_range_and_favour_steep_views() -> None:
     rng = np.random.default_rng(3)
-    tilts = np.array([_steep_tilt(rng) for _ in range(4000)])
+    tilts = np.array([_camera_tilt(rng, steep=True) for _ in range(4000)])
     assert tilts.min() >= 0 and tilts.max() <= 55
     above, steep = _bands(tilts)
     assert 0.12 < above < 0.18
