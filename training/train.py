@@ -4,7 +4,8 @@
     python -m training.train detector --steps 3000
     python -m training.train reader --steps 4000
 
-Runs on the CPU (2 cores are enough); every run is seeded.
+Runs on the CPU (2 cores are enough); every run is seeded. Where a GPU is lent,
+`--device cuda --workers N` learns there while N processes draw the samples.
 """
 
 from __future__ import annotations
@@ -167,11 +168,19 @@ def cosine_lr(step: int, total: int, base: float, warmup: int = 100) -> float:
 
 def fit(model: torch.nn.Module, stream: IterableDataset, steps: int, *, batch: int, lr: float,
         resume: Path | None, checkpoint: Path, log_every: int,
-        loss_step: Callable[[torch.nn.Module, tuple], tuple[torch.Tensor, str]]) -> torch.nn.Module:
-    """AdamW with a warm-up + cosine schedule over `steps` batches of `stream`, checkpointed every 500."""
+        loss_step: Callable[[torch.nn.Module, tuple], tuple[torch.Tensor, str]],
+        device: str = "cpu", workers: int = 1) -> torch.nn.Module:
+    """AdamW with a warm-up + cosine schedule over `steps` batches of `stream`, checkpointed every 500.
+
+    `device`: where the network learns ("cpu", or "cuda" where one is lent); `workers`:
+    processes drawing samples, each its own random stream. The checkpoint is saved for the
+    CPU either way, as export and `--init` read it.
+    """
     if resume:
-        model.load_state_dict(torch.load(resume))
-    loader = DataLoader(stream, batch_size=batch, num_workers=1, persistent_workers=True, prefetch_factor=4)
+        model.load_state_dict(torch.load(resume, map_location="cpu"))
+    model.to(device)
+    loader = DataLoader(stream, batch_size=batch, num_workers=workers, persistent_workers=True, prefetch_factor=4,
+                        pin_memory=device != "cpu")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     model.train()
     t0 = time.time()
@@ -180,7 +189,7 @@ def fit(model: torch.nn.Module, stream: IterableDataset, steps: int, *, batch: i
             break
         for g in opt.param_groups:
             g["lr"] = cosine_lr(step, steps, lr)
-        loss, message = loss_step(model, data)
+        loss, message = loss_step(model, _to(data, device))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -188,9 +197,24 @@ def fit(model: torch.nn.Module, stream: IterableDataset, steps: int, *, batch: i
             print(f"{checkpoint.stem} {step:5d}/{steps} loss {loss.item():.3f} {message} {time.time() - t0:.0f}s",
                   flush=True)
         if step % 500 == 499:
-            torch.save(model.state_dict(), checkpoint)
-    torch.save(model.state_dict(), checkpoint)
-    return model.eval()
+            _save(model, checkpoint)
+    _save(model, checkpoint)
+    return model.cpu().eval()
+
+
+def _to(data: object, device: str) -> object:
+    """A batch (tensors, nested in tuples, lists and dicts) moved to `device`."""
+    if isinstance(data, torch.Tensor):
+        return data.to(device, non_blocking=True)
+    if isinstance(data, dict):
+        return {k: _to(v, device) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(_to(v, device) for v in data)
+    return data
+
+
+def _save(model: torch.nn.Module, checkpoint: Path) -> None:
+    torch.save({k: v.cpu() for k, v in model.state_dict().items()}, checkpoint)
 
 
 def _detector_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str]:
@@ -210,23 +234,23 @@ def _reader_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str
 
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
-                   runs: Path = RUNS, upright: bool = False, steep: bool = False,
-                   **stream: object) -> DiceDetector:
+                   runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
+                   workers: int = 1, **stream: object) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector()
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
-               log_every=25, loss_step=_detector_step)
+               log_every=25, loss_step=_detector_step, device=device, workers=workers)
 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
-                 **stream: object) -> FaceReader:
+                 device: str = "cpu", workers: int = 1, **stream: object) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
-               log_every=100, loss_step=_reader_step)
+               log_every=100, loss_step=_reader_step, device=device, workers=workers)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -242,6 +266,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--synth", type=float, default=0.5, help="share of synthetic photos/crops")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--device", default="cpu", help="where the network learns: cpu (default) or cuda")
+    p.add_argument("--workers", type=int, default=1, help="processes drawing training samples (default 1)")
     p.add_argument("--resume", action="store_true", help="start from the checkpoints in --runs")
     p.add_argument("--init", type=Path, default=None, metavar="FILE",
                    help="start from these weights (a detector.pt or reader.pt; not with 'all'), e.g. to fine-tune")
@@ -275,6 +301,7 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream = {"holdout": args.holdout, "weights": weights}
+    where = {"device": args.device, "workers": args.workers}
     torch.set_num_threads(args.threads)
     args.runs.mkdir(parents=True, exist_ok=True)
     from training.export import export_detector, export_reader
@@ -282,12 +309,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "detector"):
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,
                              resume=args.init or (args.runs / "detector.pt" if args.resume else None), runs=args.runs,
-                             upright=args.upright, steep=args.steep, **stream)
+                             upright=args.upright, steep=args.steep, **where, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
                           resume=args.init or (args.runs / "reader.pt" if args.resume else None), runs=args.runs,
-                          contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh, **stream)
+                          contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh, **where, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 
