@@ -1,6 +1,7 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 6.5 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 8 h on a 2-core CPU; writes models/
+    python -m training.recipe --device cuda   # where a GPU is lent: the networks learn there
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -38,7 +39,13 @@ Stages:
    they were trained side by side);
 26. the shipped detector: those two averaged (`training.soup`), exported to models/
    (session 19). The reader learned session 15's detector's mistakes (stage 17);
-   the shipped detector is two short tunes of it.
+   the shipped detector is two short tunes of it;
+27. session 17's reader turned back into a checkpoint, as session 20's tunes started
+   from it;
+28-31. four 2700-step upright tunes of it on rendered crops drawn new for every batch
+   (`--fresh-crops`), batches of 128, seeds 49-52 (session 20, on a lent GPU);
+32. the shipped reader: those four averaged (`training.soup --reader`), exported to
+   models/ (session 20).
 
 Every stage is the command that made the shipped files; models/README.md tells why each
 is there and what it measured.
@@ -111,6 +118,17 @@ def _average(tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...], folder: s
             "--checkpoint", f"{folder}/detector.pt")
 
 
+#: Session 20's reader tunes: the shipped session-17 reader restored, tuned upright on crops
+#: rendered anew for every batch, batches of 128, 5 sample workers (on a lent GPU); seeds.
+FRESH_READERS: tuple[str, ...] = ("49", "50", "51", "52")
+
+
+def _fresh_reader(seed: str) -> tuple[str, ...]:
+    return _reader_tune(f"reader-fresh-{seed}", seed, ("--upright", "--fresh-crops", "--reader-batch", "128",
+                                                       "--workers", "5"),
+                        init="runs/reader-restored/reader.pt", steps="2700", lr="3e-4")
+
+
 STAGES: tuple[tuple[str, ...], ...] = (
     ("training.crop_cache", "--count", "12000"),
     ("training.train", "detector", "--det-steps", "9000", "--det-lr", "3e-3", "--synth", "0.5", "--seed", "44",
@@ -136,12 +154,17 @@ STAGES: tuple[tuple[str, ...], ...] = (
     *(_fine_tune("runs/detector-restored/detector.pt", name, synth, seed, "--upright", *extra, threads="1")
       for name, synth, seed, extra in STEEP_PAIR),
     _average(STEEP_PAIR, "runs/detector-pair", out="models"),
+    ("training.from_onnx", "models/reader.onnx", "runs/reader-restored/reader.pt", "--upright"),
+    *(_fresh_reader(seed) for seed in FRESH_READERS),
+    ("training.soup", *(f"runs/reader-fresh-{seed}/reader.pt" for seed in FRESH_READERS), "--reader", "--upright",
+     "--out", "models", "--checkpoint", "runs/reader-fresh-soup/reader.pt"),
 )
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--from-stage", type=int, default=1, help="skip the stages before this one (1-based)")
+    p.add_argument("--device", default="cpu", help="where the networks learn: cpu (default) or cuda, where one is lent")
     args = p.parse_args(argv)
     # One thread per process: the trainer and its data worker share 2 cores, and idle
     # OpenMP threads spinning on the other core made training 5x slower here.
@@ -149,6 +172,8 @@ def main(argv: list[str] | None = None) -> None:
     for number, stage in enumerate(STAGES, start=1):
         if number < args.from_stage:
             continue
+        if stage[0] == "training.train":
+            stage = (*stage, "--device", args.device)
         print(f"== stage {number}/{len(STAGES)}: {' '.join(stage)}", flush=True)
         subprocess.run([sys.executable, "-m", *stage], check=True, env=env, cwd=Path(__file__).resolve().parents[1])
 

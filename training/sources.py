@@ -44,12 +44,13 @@ def synth_scene_source(*, upright: bool = False, steep: bool = False
     return draw
 
 
-def synth_crop_source(*, upright: bool = False) -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
+def synth_crop_source(*, upright: bool = False, fresh: bool = False
+                      ) -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
     """A function giving one synthetic reader crop (READER_SIZE) and its class, or None.
 
     Uses the pre-rendered cache (`python -m training.crop_cache`, with `--upright` for
-    `upright` crops) when there is one, with fresh jitter on every draw; otherwise renders
-    each crop. Crops are mirrored at random, and quarter-turned unless the cache marks them
+    `upright` crops) when there is one and not `fresh`, with fresh jitter on every draw;
+    otherwise renders each crop (a new die every time, as session 20's GPU tunes drew them). Crops are mirrored at random, and quarter-turned unless the cache marks them
     as an upright phone's tilted view (its `turnable`), whose top face must stay on top.
     """
     from training.crop_cache import CACHE, UPRIGHT_CACHE
@@ -57,7 +58,7 @@ def synth_crop_source(*, upright: bool = False) -> Callable[[np.random.Generator
     from training.models import READER_SIZE
 
     path = UPRIGHT_CACHE if upright else CACHE
-    if path.is_file():
+    if path.is_file() and not fresh:
         cached = np.load(path)
         images, labels = cached["images"], cached["labels"]
         turnable = cached["turnable"] if "turnable" in cached else np.ones(len(images), bool)

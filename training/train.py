@@ -110,20 +110,23 @@ class ReaderStream(_Stream):
     (rendered crops and scenes, and the photos of a low camera), so the reader can learn
     that a steep die's top face is the face at the top of its crop (models/README.md,
     session 16); dice seen from above turn any way. `harsh`: wider colour, blur and JPEG
-    changes on every crop (`training.augment.photometric`).
+    changes on every crop (`training.augment.photometric`). `fresh_crops`: rendered crops
+    drawn new every time, never from the crop cache.
     """
 
     SETS = READER_SETS
 
-    def __init__(self, *, upright: bool = False, harsh: bool = False, **stream: object) -> None:
+    def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
+                 **stream: object) -> None:
         super().__init__(**stream)
         self.upright = upright
         self.harsh = harsh
+        self.fresh_crops = fresh_crops
 
     def __iter__(self):
         rng = _rng(self.seed)
         look = partial(photometric, harsh=self.harsh)
-        crop = synth_crop_source(upright=self.upright)
+        crop = synth_crop_source(upright=self.upright, fresh=self.fresh_crops)
         scene = synth_scene_source(upright=self.upright)
         hard = hard_negative_source()
         while True:
@@ -245,10 +248,12 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
-                 device: str = "cpu", workers: int = 1, **stream: object) -> FaceReader:
+                 fresh_crops: bool = False, device: str = "cpu", workers: int = 1,
+                 **stream: object) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
-    samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh, **stream)
+    samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
+                           fresh_crops=fresh_crops, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
                log_every=100, loss_step=_reader_step, device=device, workers=workers)
 
@@ -283,6 +288,8 @@ def parser() -> argparse.ArgumentParser:
                         "tilted dice kept the photo's way up, recorded in the reader file (reader)")
     p.add_argument("--harsh", action="store_true",
                    help="reader: wider colour, blur and JPEG changes (any hue, grey, JPEG down to 20)")
+    p.add_argument("--fresh-crops", action="store_true",
+                   help="reader: render every synthetic crop anew instead of drawing from the crop cache")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -295,6 +302,8 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--init starts one network (detector or reader) and replaces --resume")
     if args.harsh and args.what != "reader":
         p.error("--harsh widens the reader's changes: use it with 'reader'")
+    if args.fresh_crops and args.what != "reader":
+        p.error("--fresh-crops draws the reader's rendered crops: use it with 'reader'")
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
     if args.upright and args.what == "all":
@@ -314,7 +323,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
                           resume=args.init or (args.runs / "reader.pt" if args.resume else None), runs=args.runs,
-                          contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh, **where, **stream)
+                          contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh, fresh_crops=args.fresh_crops,
+                          **where, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 

@@ -142,3 +142,27 @@ def test_upright_training_is_for_one_network_at_a_time() -> None:
 
     with pytest.raises(SystemExit):
         main(["all", "--upright"])
+
+
+def test_fresh_crops_are_rendered_even_where_a_cache_is(monkeypatch, tmp_path) -> None:
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    from training import crop_cache
+    from training.models import READER_SIZE
+    from training.sources import synth_crop_source
+
+    monkeypatch.setattr(crop_cache, "UPRIGHT_CACHE", tmp_path / "crops.npz")
+    _cache(tmp_path / "crops.npz", False)  # one crop, value 3, its top third white
+    cached, fresh = synth_crop_source(upright=True), synth_crop_source(upright=True, fresh=True)
+    rng = np.random.default_rng(0)
+    assert {cached(rng)[1] for _ in range(20)} == {2}
+    drawn = [fresh(rng) for _ in range(30)]
+    assert len({label for _, label in drawn}) >= 4  # rendered dice of every value, not the one cached
+    assert all(img.shape == (READER_SIZE, READER_SIZE, 3) for img, _ in drawn)
+
+
+def test_fresh_crops_are_for_the_reader() -> None:
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    from training import train
+
+    with pytest.raises(SystemExit):
+        train.main(["detector", "--fresh-crops", "--det-steps", "1"])
