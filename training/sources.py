@@ -50,8 +50,9 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
 
     Uses the pre-rendered cache (`python -m training.crop_cache`, with `--upright` for
     `upright` crops) when there is one and not `fresh`, with fresh jitter on every draw;
-    otherwise renders each crop (a new die every time, as session 20's GPU tunes drew them). Crops are mirrored at random, and quarter-turned unless the cache marks them
-    as an upright phone's tilted view (its `turnable`), whose top face must stay on top.
+    otherwise renders each crop (a new die every time, as session 20's GPU tunes drew
+    them). Cached crops are mirrored at random, and quarter-turned unless the cache marks
+    them as an upright phone's tilted view (its `turnable`), whose top face must stay on top.
     """
     from training.crop_cache import CACHE, UPRIGHT_CACHE
     from training.reader_data import crop_square

@@ -94,3 +94,14 @@ def test_upright_readers_are_trained_after_their_crops_are_rendered():
     upright = [i for i, (stage, (module, step)) in enumerate(steps)
                if module == "training.train" and step["what"] == "reader" and "--upright" in stage]
     assert upright and cached and min(cached) < min(upright)
+
+
+def test_the_recipe_passes_its_device_to_the_training_stages_only(monkeypatch):
+    from training import recipe
+
+    ran = []
+    monkeypatch.setattr(recipe.subprocess, "run", lambda command, **kwargs: ran.append(command[2:]))
+    recipe.main(["--from-stage", str(len(STAGES) - 1), "--device", "cuda"])
+    assert [command[0] for command in ran] == ["training.train", "training.soup"]
+    assert ran[0][-2:] == ["--device", "cuda"] and train.parser().parse_args(ran[0][1:]).device == "cuda"
+    assert "--device" not in ran[1]
