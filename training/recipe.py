@@ -110,22 +110,23 @@ READER_TUNES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-def _average(tunes: tuple[tuple[str, str, str, tuple[str, ...]], ...], folder: str, *,
+def _average(tunes: tuple[tuple[str, ...], ...], folder: str, *options: str,
              out: str | None = None) -> tuple[str, ...]:
-    """The fine-tunes' weights averaged (`training.soup`) into `folder`'s checkpoint, its ONNX
-    file there or to `out`."""
-    return ("training.soup", *(f"runs/{name}/detector.pt" for name, *_ in tunes), "--out", out or folder,
-            "--checkpoint", f"{folder}/detector.pt")
+    """The fine-tunes' weights (each tune's run folder named first) averaged (`training.soup`)
+    into `folder`'s checkpoint, its ONNX file there or to `out`; readers with `--reader`."""
+    what = "reader" if "--reader" in options else "detector"
+    return ("training.soup", *(f"runs/{name}/{what}.pt" for name, *_ in tunes), *options, "--out", out or folder,
+            "--checkpoint", f"{folder}/{what}.pt")
 
 
 #: Session 20's reader tunes: the shipped session-17 reader restored, tuned upright on crops
-#: rendered anew for every batch, batches of 128, 5 sample workers (on a lent GPU); seeds.
-FRESH_READERS: tuple[str, ...] = ("49", "50", "51", "52")
+#: rendered anew for every batch, batches of 128, 5 sample workers (on a lent GPU): run
+#: folder, seed.
+FRESH_READERS: tuple[tuple[str, str], ...] = tuple((f"reader-fresh-{seed}", seed) for seed in ("49", "50", "51", "52"))
 
 
-def _fresh_reader(seed: str) -> tuple[str, ...]:
-    return _reader_tune(f"reader-fresh-{seed}", seed, ("--upright", "--fresh-crops", "--reader-batch", "128",
-                                                       "--workers", "5"),
+def _fresh_reader(name: str, seed: str) -> tuple[str, ...]:
+    return _reader_tune(name, seed, ("--upright", "--fresh-crops", "--reader-batch", "128", "--workers", "5"),
                         init="runs/reader-restored/reader.pt", steps="2700", lr="3e-4")
 
 
@@ -147,17 +148,15 @@ STAGES: tuple[tuple[str, ...], ...] = (
     _reader_tune(*READER_TUNES[0]),
     ("training.crop_cache", "--count", "12000", "--upright"),
     *(_reader_tune(*tune) for tune in READER_TUNES[1:]),
-    ("training.soup", *(f"runs/{name}/reader.pt" for name, *_ in READER_TUNES), "--reader", "--out",
-     "runs/reader-soup", "--checkpoint", "runs/reader-soup/reader.pt"),
+    _average(READER_TUNES, "runs/reader-soup", "--reader"),
     _reader_tune("reader-glossy-47", "47", ("--upright",), init="runs/reader-soup/reader.pt", steps="3000",
                  lr="3e-4", out="models"),
     *(_fine_tune("runs/detector-restored/detector.pt", name, synth, seed, "--upright", *extra, threads="1")
       for name, synth, seed, extra in STEEP_PAIR),
     _average(STEEP_PAIR, "runs/detector-pair", out="models"),
     ("training.from_onnx", "models/reader.onnx", "runs/reader-restored/reader.pt", "--upright"),
-    *(_fresh_reader(seed) for seed in FRESH_READERS),
-    ("training.soup", *(f"runs/reader-fresh-{seed}/reader.pt" for seed in FRESH_READERS), "--reader", "--upright",
-     "--out", "models", "--checkpoint", "runs/reader-fresh-soup/reader.pt"),
+    *(_fresh_reader(*tune) for tune in FRESH_READERS),
+    _average(FRESH_READERS, "runs/reader-fresh-soup", "--reader", "--upright", out="models"),
 )
 
 
