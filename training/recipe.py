@@ -1,6 +1,6 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 8 h on a 2-core CPU; writes models/
+    python -m training.recipe            # about 11 h on a 2-core CPU; writes models/
     python -m training.recipe --device cuda   # where a GPU is lent: the networks learn there
 
 Stages:
@@ -45,7 +45,15 @@ Stages:
 28-31. four 2700-step upright tunes of it on rendered crops drawn new for every batch
    (`--fresh-crops`), batches of 128, seeds 49-52 (session 20, on a lent GPU);
 32. the shipped reader: those four averaged (`training.soup --reader`), exported to
-   models/ (session 20).
+   models/ (session 20);
+33. session 19's detector turned back into a checkpoint, as session 20's detector tunes
+   started from it;
+34-38. five tunes of it with batches of 16 (session 20, on a lent GPU): four upright,
+   steep (`--steep`) and plain, seeds 58 and 59, and one steep and turned any way
+   (not `--upright`), seed 58;
+39. the shipped detector: those five averaged, the turned one a fifth of the weight,
+   exported to models/ (session 21). Its tunes learn no negatives, so the reader's
+   stages before it are unchanged by it.
 
 Every stage is the command that made the shipped files; models/README.md tells why each
 is there and what it measured.
@@ -130,6 +138,24 @@ def _fresh_reader(name: str, seed: str) -> tuple[str, ...]:
                         init="runs/reader-restored/reader.pt", steps="2700", lr="3e-4")
 
 
+#: Session 20's detector tunes: session 19's detector restored, batches of 16, 5 sample
+#: workers (on a lent GPU): run folder, steps, seed, options.
+DETECTOR_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("detector-steep-58", "1400", "58", ("--upright", "--steep")),
+    ("detector-plain-58", "1400", "58", ("--upright",)),
+    ("detector-steep-59", "1400", "59", ("--upright", "--steep")),
+    ("detector-plain-59", "1400", "59", ("--upright",)),
+    ("detector-turned-steep-58", "1500", "58", ("--steep",)),
+)
+
+
+def _detector_tune(name: str, steps: str, seed: str, options: tuple[str, ...]) -> tuple[str, ...]:
+    """A tune of session 19's detector as session 20 ran it, into runs/NAME."""
+    return ("training.train", "detector", *options, "--init", "runs/detector-19e/detector.pt", "--det-batch", "16",
+            "--workers", "5", "--det-steps", steps, "--det-lr", "1e-3", "--synth", "0.6", "--seed", seed,
+            "--threads", "2", "--runs", f"runs/{name}", "--out", f"runs/{name}")
+
+
 STAGES: tuple[tuple[str, ...], ...] = (
     ("training.crop_cache", "--count", "12000"),
     ("training.train", "detector", "--det-steps", "9000", "--det-lr", "3e-3", "--synth", "0.5", "--seed", "44",
@@ -157,6 +183,9 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("training.from_onnx", "models/reader.onnx", "runs/reader-restored/reader.pt", "--upright"),
     *(_fresh_reader(*tune) for tune in FRESH_READERS),
     _average(FRESH_READERS, "runs/reader-fresh-soup", "--reader", "--upright", out="models"),
+    ("training.from_onnx", "models/detector.onnx", "runs/detector-19e/detector.pt", "--upright"),
+    *(_detector_tune(*tune) for tune in DETECTOR_TUNES),
+    _average(DETECTOR_TUNES, "runs/detector-five", out="models"),
 )
 
 
