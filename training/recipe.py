@@ -52,8 +52,8 @@ Stages:
    steep (`--steep`) and plain, seeds 58 and 59, and one steep and turned any way
    (not `--upright`), seed 58;
 39. the shipped detector: those five averaged, the turned one a fifth of the weight,
-   exported to models/ (session 21). Its tunes learn no negatives, so the reader's
-   stages before it are unchanged by it.
+   exported to models/ (session 21). It is made from session 15's detector, whose
+   mistakes the reader learned (stage 17).
 
 Every stage is the command that made the shipped files; models/README.md tells why each
 is there and what it measured.
