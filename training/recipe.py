@@ -94,9 +94,9 @@ STEEP_PAIR: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 
 
 def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: str | None = None,
-               threads: str = "2") -> tuple[str, ...]:
-    """A 3000-step detector fine-tune from `init` into runs/NAME, exported there or to `out`."""
-    return ("training.train", "detector", *options, "--init", init, "--det-steps", "3000", "--det-lr", "1e-3",
+               threads: str = "2", steps: str = "3000") -> tuple[str, ...]:
+    """A detector fine-tune (3000 steps) from `init` into runs/NAME, exported there or to `out`."""
+    return ("training.train", "detector", *options, "--init", init, "--det-steps", steps, "--det-lr", "1e-3",
             "--synth", synth, "--seed", seed, "--threads", threads, "--runs", f"runs/{name}",
             "--out", out or f"runs/{name}")
 
@@ -151,9 +151,8 @@ DETECTOR_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 
 def _detector_tune(name: str, steps: str, seed: str, options: tuple[str, ...]) -> tuple[str, ...]:
     """A tune of session 19's detector as session 20 ran it, into runs/NAME."""
-    return ("training.train", "detector", *options, "--init", "runs/detector-19e/detector.pt", "--det-batch", "16",
-            "--workers", "5", "--det-steps", steps, "--det-lr", "1e-3", "--synth", "0.6", "--seed", seed,
-            "--threads", "2", "--runs", f"runs/{name}", "--out", f"runs/{name}")
+    return _fine_tune("runs/detector-19e/detector.pt", name, "0.6", seed, *options, "--det-batch", "16", "--workers",
+                      "5", steps=steps)
 
 
 STAGES: tuple[tuple[str, ...], ...] = (
