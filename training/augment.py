@@ -12,7 +12,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = Fals
     """Colour, light, blur, noise and JPEG changes that keep pips countable.
 
     `harsh` widens them the way unseen dice and cameras differ most from the shared photos
-    (models/README.md, session 18): any hue, grey twice as often, blur up to sigma 2,
+    (models/HISTORY.md, session 18): any hue, grey twice as often, blur up to sigma 2,
     JPEG down to quality 20.
     """
     out = img

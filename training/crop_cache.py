@@ -6,7 +6,7 @@
 `count` crops of dice showing a value (class value - 1), then `--side` crops centred on a
 side face (class NOT_A_DIE) from their own random stream, so adding side faces leaves the
 value crops as they were. The shipped reader was trained without them: readers taught
-rendered side faces refused real top faces too (session 10, models/README.md).
+rendered side faces refused real top faces too (session 10, models/HISTORY.md).
 
 `--upright` renders its dice as an upright phone sees them (`training.synth.render_crop`)
 and records which crops may still be turned: those seen from above (`turnable`). The seed

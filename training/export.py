@@ -14,7 +14,7 @@ OPSET = 17
 INPUT_SIDE = 512
 #: The detector's peak threshold, stored in its file for `vision.reader`. Chosen on the
 #: train photos for the shipped (session-8) detector: of 0.3, 0.4 and 0.5 (with
-#: max_not_a_die 0.05-0.2), 0.4 read byler_d6 + matteop65_wood train best (models/README.md).
+#: max_not_a_die 0.05-0.2), 0.4 read byler_d6 + matteop65_wood train best (models/HISTORY.md).
 #: Choose it again for a detector trained another way.
 MIN_SCORE = 0.4
 
@@ -44,7 +44,7 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
 def export_reader(model: FaceReader, path: Path, *, upright: bool = False) -> None:
     """The reader as ONNX; `upright` records that it was trained upright (`train reader --upright`).
 
-    The record is for people: `vision` reads every reader the same way (models/README.md, session 16).
+    The record is for people: `vision` reads every reader the same way (models/HISTORY.md, session 16).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, READER_SIZE, READER_SIZE)

@@ -55,7 +55,7 @@ Stages:
    exported to models/ (session 21). It is made from session 15's detector, whose
    mistakes the reader learned (stage 17).
 
-Every stage is the command that made the shipped files; models/README.md tells why each
+Every stage is the command that made the shipped files; models/HISTORY.md tells why each
 is there and what it measured.
 """
 
@@ -68,7 +68,7 @@ import sys
 from pathlib import Path
 
 #: The fine-tunes of the base detector whose average the upright fine-tunes start from:
-#: run folder, rendered share, seed, other options (sessions 11-12; models/README.md).
+#: run folder, rendered share, seed, other options (sessions 11-12; models/HISTORY.md).
 FINE_TUNES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("detector-tune-45", "0.7", "45", ()),
     ("detector-tune-46", "0.5", "46", ()),

@@ -163,7 +163,7 @@ def side_face_window(rng: np.random.Generator, cam: Camera,
     keeps every die's top-face centre over 0.3 sides from its centre is taken. A side
     face seen more squarely than the top face looks just like the top face of a die seen
     from higher up (the reader sees crops at any rotation): taught as "not a die", it
-    made the reader refuse real top faces (session 10, models/README.md).
+    made the reader refuse real top faces (session 10, models/HISTORY.md).
     """
     main = dice[0]
     top_quads = [cam.project(d.face_corners(d.top_face())) for d in dice]
@@ -195,7 +195,7 @@ def _camera_tilt(rng: np.random.Generator, *, steep: bool = False) -> float:
     evenly over 10-55. `steep` favours steep views, for training on them: views from above
     15%, and over 10 degrees a density rising in a straight line towards 55, so 40-55
     degrees is about 47% of all views against 22%: where the shipped detector places its
-    boxes worst (models/README.md, "Where steep views lose their readings").
+    boxes worst (models/HISTORY.md, "Where steep views lose their readings").
     """
     if rng.random() < (0.15 if steep else 0.35):
         return float(rng.uniform(0, 10))

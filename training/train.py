@@ -79,7 +79,7 @@ class DetectorStream(_Stream):
 
     `upright`: rendered scenes as a phone held upright takes them, and tilted ones never
     given quarter turns, so the detector can learn that a steep die's top face is its far
-    face, at the top of its picture (models/README.md, session 14). `steep`: rendered
+    face, at the top of its picture (models/HISTORY.md, session 14). `steep`: rendered
     scenes seen steeply more often (`training.synth.render_scene`).
     """
 
@@ -108,7 +108,7 @@ class ReaderStream(_Stream):
 
     `upright`: dice seen from an angle keep the photo's up, as an upright phone takes them
     (rendered crops and scenes, and the photos of a low camera), so the reader can learn
-    that a steep die's top face is the face at the top of its crop (models/README.md,
+    that a steep die's top face is the face at the top of its crop (models/HISTORY.md,
     session 16); dice seen from above turn any way. `harsh`: wider colour, blur and JPEG
     changes on every crop (`training.augment.photometric`). `fresh_crops`: rendered crops
     drawn new every time, never from the crop cache.

@@ -226,7 +226,7 @@ class DiceReader:
         (one batch) and the readings averaged. Clear crops are read once, so a photo of
         thirty clear dice costs one read of each. A reader trained upright (session 16) is
         read again in the same views: read only mirrored, it lost views from above
-        (models/README.md).
+        (models/HISTORY.md).
         """
         doubt = np.flatnonzero(probs.max(axis=1) < self.turn_below)
         if not len(doubt):

@@ -36,7 +36,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "throw_n": {"de": "Wurf {n} von {max}", "en": "Throw {n} of {max}"},
     "throw_first": {"de": "Erster Wurf", "en": "First throw"},
     "take_photo": {"de": "Würfel fotografieren", "en": "Photograph the dice"},
-    # From above, dice are read far more reliably than from a steep angle (models/README.md, session 12).
+    # From above, dice are read far more reliably than from a steep angle (models/HISTORY.md, session 12).
     "take_photo_hint": {"de": "Alle Würfel des Wurfs ins Bild, Handy möglichst von oben",
                         "en": "Get every die of the throw in the shot, the phone above them"},
     "retake": {"de": "Foto wiederholen", "en": "Retake photo"},

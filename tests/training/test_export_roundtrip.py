@@ -44,7 +44,7 @@ def test_peak_threshold_travels_with_the_detector(tmp_path):
 
 
 def test_a_reader_trained_upright_says_so_in_its_file(tmp_path):
-    """`upright` metadata records how the reader was trained (models/README.md, session 16)."""
+    """`upright` metadata records how the reader was trained (models/HISTORY.md, session 16)."""
     for upright in (False, True):
         export_reader(FaceReader(), tmp_path / "reader.onnx", upright=upright)
         meta = ort.InferenceSession(str(tmp_path / "reader.onnx")).get_modelmeta().custom_metadata_map

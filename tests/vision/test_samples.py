@@ -27,14 +27,14 @@ PHOTOS = read_dataset(SAMPLES)
 #: the two; the session-8 detector reads it surely again), and the session-8 detector boxes
 #: the front side face of valid_3's far die (a 4 below its top face, seen from a low
 #: webcam) as a die of its own, while it read 095745 surely, found every die of 111423 at
-#: half size without an extra box, and scored better on every photo set (models/README.md).
+#: half size without an extra box, and scored better on every photo set (models/HISTORY.md).
 #: The session-9 reader, which reads 112933 exactly, is unsure of a right "1" in 100248
 #: (0.68), and of valid_3's side face (0.66, read surely before: now players check it).
 #: 111316 came in with weak peaks (session 11): read exactly, but its 6 that only a weak
 #: peak finds is marked unsure (0.68), as every die a weak peak finds is.
 #: The session-13 models (averaged detector, tuned reader) read valid_3 exactly and
 #: 111730's dice surely, but box 111423's marbled 5 by the tray's wall twice (at 0.61 and
-#: 0.71): read exactly from session 8 to 12, now an extra die (models/README.md). They
+#: 0.71): read exactly from session 8 to 12, now an extra die (models/HISTORY.md). They
 #: find 111316's faint 6 with a strong peak, and are unsure of two other right dice there.
 #: The session-15 models (detector fine-tuned on upright throws) read 111423 exactly again
 #: and 100248 surely, but are unsure of a right 5 in 111730 (0.51).
