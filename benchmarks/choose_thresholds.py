@@ -7,7 +7,9 @@
 network needs them chosen again, on the train photos and never on dev (which is for the
 final figures). Every combination of the `--grid` values (default: the size prior,
 `min_relative_size` x `keep_small_above`) reads every photo of the split once; reported:
-read F1 per set and their sum, the criterion the model card fixes before looking. Ties
+read F1 per set and their sum, the criterion the model card fixes before looking, and
+how many mistakes and right dice each set marks unsure (for `check_below`, which changes
+confidences only). Ties
 go to the combination listed first, so list the shipped values first.
 """
 
@@ -19,13 +21,15 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dicecam.commands.eval import read_labelled  # noqa: E402
 from vision.dataset import read_dataset  # noqa: E402
 from vision.decode import load_image  # noqa: E402
-from vision.metrics import score_photo, total  # noqa: E402
+from vision.metrics import score_photo, total, unsure_counts  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
@@ -59,15 +63,24 @@ def main(argv: list[str] | None = None) -> None:
     for combo in itertools.product(*grid.values()):
         options = dict(zip(grid, combo))
         reader = DiceReader(args.models, **options)
-        f1 = {name: total([score_photo(photo.dice, read_labelled(reader, photo, image))
-                           for photo, image in items]).read_f1
-              for name, items in photos.items()}
-        rows.append({"options": options, "read_f1": f1, "sum": sum(f1.values())})
+        f1, marked = {}, {}
+        for name, items in photos.items():
+            scores, unsure = [], np.zeros(2, np.int64)
+            for photo, image in items:
+                found = read_labelled(reader, photo, image)
+                scores.append(score_photo(photo.dice, found))
+                unsure += unsure_counts(photo.dice, found, reader.low_confidence)
+            result = total(scores)
+            f1[name] = result.read_f1
+            marked[name] = {"mistakes": int(unsure[0]), "of_mistakes": result.predicted - result.right,
+                            "right": int(unsure[1]), "of_right": result.right}
+        rows.append({"options": options, "read_f1": f1, "sum": sum(f1.values()), "marked_unsure": marked})
         if args.json:
             print(json.dumps(rows[-1]))
         else:
             print("  ".join(f"{k}={v:g}" for k, v in options.items()), " ".join(
-                f"{name} {v:.4f}" for name, v in f1.items()), f"sum {rows[-1]['sum']:.4f}", flush=True)
+                f"{name} {v:.4f} (unsure: {m['mistakes']}/{m['of_mistakes']} mistakes, {m['right']}/{m['of_right']} right)"
+                for (name, v), m in zip(f1.items(), marked.values())), f"sum {rows[-1]['sum']:.4f}", flush=True)
     best = max(rows, key=lambda row: row["sum"])  # max keeps the first of equals
     if not args.json:
         print("best:", "  ".join(f"{k}={v:g}" for k, v in best["options"].items()), f"sum {best['sum']:.4f}")

@@ -9,7 +9,8 @@ cocked dice, many tables. Training draws its scenes from small integer seeds; th
 from a seed no run uses, so every scene is new to the model. Dice the renderer marks
 unreadable (cocked, hidden) are left out of the score either way: reporting one or not
 is both fine. Extra boxes whose centre lies on a die's picture (a side face read as a
-die, part of a die) are counted apart. `--seed` draws other unseen scenes, to choose a
+die, part of a die) are counted apart, and so are the mistakes and right dice marked
+unsure (players check those: a mistake left unmarked is a silent one). `--seed` draws other unseen scenes, to choose a
 setting on them and keep the benchmark's own for measuring it. `--option` passes a reader setting (e.g.
 `--option min_relative_size=0` to see what the size prior does). `--by-tilt` scores the
 scenes again by how steeply the camera looked (degrees from straight down). The camera is
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from training.data import Sample  # noqa: E402
 from training.sources import synth_scene_source  # noqa: E402
 from vision.detections import Dice  # noqa: E402
-from vision.metrics import Score, centres, inside, match_boxes, score_photo, total  # noqa: E402
+from vision.metrics import Score, centres, inside, match_boxes, score_photo, total, unsure_counts  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
@@ -60,9 +61,10 @@ def reader_options(specs: list[str]) -> dict[str, float]:
 
 
 def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,
-                readable: np.ndarray, die_boxes: np.ndarray | None = None) -> tuple[Score, int]:
-    """One scene's score, unreadable dice and the readings on them left out, and how many
-    of its extra boxes lie on a die's picture (a side face or part of a die, not the table)."""
+                readable: np.ndarray, die_boxes: np.ndarray | None = None) -> tuple[Score, int, tuple[int, int]]:
+    """One scene's score, unreadable dice and the readings on them left out; how many of
+    its extra boxes lie on a die's picture (a side face or part of a die, not the table);
+    and how many of its mistakes and of its right dice are marked unsure."""
     truth = Dice(boxes, values, np.ones(len(values), np.float32))
     found = reader.read(image)
     pairs = match_boxes(truth.boxes, found.boxes)
@@ -71,7 +73,7 @@ def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values
     extra[pairs[:, 1]] = False
     on_dice = 0 if die_boxes is None else int(inside(centres(found.boxes[extra]), die_boxes).any(axis=1).sum())
     found = found[np.array([j not in on_unreadable for j in range(len(found))], bool)]
-    return score_photo(truth[readable], found), on_dice
+    return score_photo(truth[readable], found), on_dice, unsure_counts(truth[readable], found, reader.low_confidence)
 
 
 def by_tilt(scores: list[Score], tilts: list[float]) -> dict[str, Score]:
@@ -97,23 +99,27 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     options = reader_options(args.option)
     reader = DiceReader(args.models, **options)
-    scores, tilts, on_dice = [], [], 0
+    scores, tilts, on_dice, marked = [], [], 0, np.zeros(2, np.int64)
     for s, readable in rendered(args.seed, args.scenes, upright=args.upright):
-        score, extra_on_dice = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
+        score, extra_on_dice, unsure = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
         scores.append(score)
         tilts.append(s.tilt_deg)
         on_dice += extra_on_dice
+        marked += unsure
     result = total(scores)
+    mistakes = result.predicted - result.right
     bands = by_tilt(scores, tilts) if args.by_tilt else {}
     if args.json:
         print(json.dumps({"scenes": args.scenes, "options": options, **result.to_dict(),
-                          "extra_boxes_on_dice": on_dice,
+                          "extra_boxes_on_dice": on_dice, "mistakes_unsure": int(marked[0]),
+                          "right_unsure": int(marked[1]),
                           **({"by_tilt": {k: v.to_dict() for k, v in bands.items()}} if bands else {})}))
     else:
         print(f"{args.scenes} rendered scenes{' with ' + ', '.join(args.option) if args.option else ''}: "
               f"recall {result.recall:.4f}, precision {result.precision:.4f}, value accuracy "
               f"{result.value_accuracy:.4f}, read F1 {result.read_f1:.4f}, exact-roll rate {result.exact_roll_rate:.3f}; "
-              f"{on_dice} extra boxes on a die's picture (side faces, parts of dice)")
+              f"{on_dice} extra boxes on a die's picture (side faces, parts of dice); marked unsure "
+              f"{marked[0]}/{mistakes} mistakes, {marked[1]}/{result.right} right dice")
         for band, score in bands.items():
             print(f"  tilt {band:>5} degrees, {score.photos:4d} scenes: recall {score.recall:.4f}, precision "
                   f"{score.precision:.4f}, value accuracy {score.value_accuracy:.4f}, read F1 {score.read_f1:.4f}")

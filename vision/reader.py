@@ -60,8 +60,8 @@ class DiceReader:
                  min_score: float | None = None, max_not_a_die: float = 0.2, low_confidence: float = UNSURE_BELOW,
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
-                 zoom_max_side: int = 1024, turn_below: float = 0.7, weak_score: float | None = 0.3,
-                 weak_sure: float = 0.8) -> None:
+                 zoom_max_side: int = 1024, turn_below: float = 0.7, check_below: float = 0.9,
+                 weak_score: float | None = 0.3, weak_sure: float = 0.8) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
@@ -73,7 +73,10 @@ class DiceReader:
         confidence of at least `keep_small_above`. Photos whose dice come out under
         `zoom_below` detector pixels get a closer look (see `_zoom_pass`; 0 turns it off).
         A crop read with a top probability under `turn_below` is read again turned and
-        mirrored (`SAME_FACE`; 1 reads every crop again, 0 none). A weak peak, from
+        mirrored (`SAME_FACE`; 1 reads every crop again, 0 none); one read from
+        `turn_below` up to `check_below` is read in those views too, only to check its
+        reading: its value stays, its confidence is at most the views' mean probability
+        of that value (0 checks none). A weak peak, from
         `weak_score` up to `min_score`, is read too and kept only when the reader's top
         probability for it is at least `weak_sure` (None: no weak peaks).
         """
@@ -96,6 +99,7 @@ class DiceReader:
         self.zoom_target = zoom_target
         self.zoom_max_side = zoom_max_side
         self.turn_below = turn_below
+        self.check_below = check_below
         self.weak_score = self.min_score if weak_score is None else min(weak_score, self.min_score)
         self.weak_sure = weak_sure
         #: Dice under this confidence are shown to players as uncertain.
@@ -218,24 +222,43 @@ class DiceReader:
         """Class probabilities (N, 7) of reader inputs, one view each."""
         return _softmax(self.reader.run(None, {"crops": crops})[0])
 
-    def _second_look(self, crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """`probs` with the doubtful crops' readings averaged over more views.
+    def _second_look(self, crops: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`probs` with the doubtful crops' readings averaged over more views, and every
+        crop's mean reading over those views (its `probs` where it was read once).
 
         A face shows the same number of pips turned or mirrored, while the reader's
-        mistakes do not turn with them: a doubtful crop is read again in `SAME_FACE` views
-        (one batch) and the readings averaged. Clear crops are read once, so a photo of
-        thirty clear dice costs one read of each. A reader trained upright (session 16) is
-        read again in the same views: read only mirrored, it lost views from above
-        (models/HISTORY.md).
+        mistakes do not turn with them: a doubtful crop (top probability under
+        `turn_below`) is read again in `SAME_FACE` views and the readings averaged. A crop
+        read fairly surely (up to `check_below`) is read in the same views, in the same
+        batch, only to check: its reading stays (averaging those cost the train photos a
+        die or two, models/HISTORY.md), but the views' mean says how well it holds. Clear
+        crops are read once, so a photo of thirty clear dice costs one read of each. A
+        reader trained upright (session 16) is read again in the same views: read only
+        mirrored, it lost views from above (models/HISTORY.md).
         """
-        doubt = np.flatnonzero(probs.max(axis=1) < self.turn_below)
-        if not len(doubt):
-            return probs
-        views = np.concatenate([view(crops[doubt]) for view in SAME_FACE])
-        again = self._classify(views).reshape(len(SAME_FACE), len(doubt), -1)
-        probs = probs.copy()
-        probs[doubt] = (probs[doubt] + again.sum(axis=0)) / (1 + len(SAME_FACE))
-        return probs
+        top = probs.max(axis=1)
+        looked = np.flatnonzero(top < max(self.turn_below, self.check_below))
+        mean = probs.copy()
+        if not len(looked):
+            return probs, mean
+        views = np.concatenate([view(crops[looked]) for view in SAME_FACE])
+        again = self._classify(views).reshape(len(SAME_FACE), len(looked), -1)
+        mean[looked] = (probs[looked] + again.sum(axis=0)) / (1 + len(SAME_FACE))
+        return np.where((top < self.turn_below)[:, None], mean, probs), mean
+
+    def _confidence(self, probs: np.ndarray, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each crop's value (1-6) and how sure the reader is of it: the probability of that
+        value, at most its mean over the views read (`_second_look`).
+
+        A reading that does not hold when the crop is turned or mirrored is not a sure one:
+        on byler_d6's train photos, checking crops read under 0.9 marks 13 of its 22
+        mistakes unsure instead of 9 (every misread; those left are label faults and extra
+        boxes) for 43 of its 1,471 right dice instead of 28 (models/HISTORY.md, session 22).
+        """
+        faces = probs[:, : self.not_a_die]
+        values = faces.argmax(axis=1)
+        held = np.minimum(faces.max(axis=1), views[np.arange(len(values)), values])
+        return values + 1, held
 
     def read(self, image: np.ndarray) -> Dice:
         """All dice in a BGR photo, in reading order, boxes in the photo's pixels."""
@@ -258,14 +281,16 @@ class DiceReader:
             crops[small] = self._crops(source, grown_to(boxes[small], typical) * factor)
             probs[small] = self._classify(crops[small])
         # Only the final crops get a second look: most doubtful first crops are the small ones.
-        probs = self._second_look(crops, probs)
+        probs, views = self._second_look(crops, probs)
         faces = probs[:, : self.not_a_die]
-        values = faces.argmax(axis=1) + 1
+        values, held = self._confidence(probs, views)
         # Confidence of "this is a die showing this value": the reader's certainty,
         # tempered by a weak detection.
-        conf = faces.max(axis=1) * np.minimum(1.0, scores / 0.5)
-        # Much smaller than the other dice and not clearly read: a pip, a side face, the table.
-        stray = (relative < self.min_relative_size) & (conf < self.keep_small_above)
+        detected = np.minimum(1.0, scores / 0.5)
+        conf = held * detected
+        # Much smaller than the other dice and not clearly read: a pip, a side face, the
+        # table. Judged on the first reading, so checking the views only ever marks dice.
+        stray = (relative < self.min_relative_size) & (faces.max(axis=1) * detected < self.keep_small_above)
         # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
         plain = (scores >= self.min_score) | (faces.max(axis=1) >= self.weak_sure)
         keep = (probs[:, self.not_a_die] < self.max_not_a_die) & ~stray & plain
@@ -277,10 +302,8 @@ class DiceReader:
         h, w = image.shape[:2]
         crop = _square_crop(image, w / 2, h / 2, max(h, w), self.crop_size)
         crops = crop.transpose(2, 0, 1)[None] * np.float32(1 / 255)
-        p = self._second_look(crops, self._classify(crops))[0]
-        faces = p[: self.not_a_die]
-        value = int(faces.argmax()) + 1
-        return Die(value, (0.0, 0.0, float(w), float(h)), float(faces.max()))
+        values, held = self._confidence(*self._second_look(crops, self._classify(crops)))
+        return Die(int(values[0]), (0.0, 0.0, float(w), float(h)), float(held[0]))
 
 
 def _merge(boxes: np.ndarray, scores: np.ndarray,

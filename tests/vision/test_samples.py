@@ -12,7 +12,7 @@ import pytest
 from vision.dataset import read_dataset
 from vision.decode import decode_image, load_image
 from vision.detections import Dice
-from vision.metrics import score_photo
+from vision.metrics import match_boxes, score_photo
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 PHOTOS = read_dataset(SAMPLES)
@@ -48,8 +48,13 @@ NOT_YET_READ = frozenset({
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
 })
+#: Since session 22 a reading that does not hold in the turned and mirrored views is
+#: marked unsure: 111742's blue marbled 3, misread as 2 by every model since session 12
+#: and until then read surely (0.84), is now marked (0.46), so that photo is on this list
+#: for the die it still reads wrong.
 NOT_YET_SURE = frozenset({
     "byler_d6/IMG_20191208_111730.jpg",
+    "byler_d6/IMG_20191208_111742.jpg",
 })
 
 
@@ -85,6 +90,18 @@ def test_sample_is_read_exactly(reader, photo):
 def test_sample_dice_are_read_confidently(reader, photo):
     found = _reading(reader, photo, load_image(photo.path))
     assert np.all(found.confidences >= reader.low_confidence), found.confidences.tolist()
+
+
+def test_no_sample_die_is_misread_silently(reader):
+    """Every die read with a value other than its label's is marked unsure, for players to check."""
+    silent = []
+    for photo in PHOTOS:
+        found = _reading(reader, photo, load_image(photo.path))
+        for t, p in match_boxes(photo.dice.boxes, found.boxes):
+            if found.values[p] != photo.dice.values[t] and found.confidences[p] >= reader.low_confidence:
+                silent.append((photo.image, int(photo.dice.values[t]), int(found.values[p]),
+                               round(float(found.confidences[p]), 2)))
+    assert not silent, silent
 
 
 def test_results_are_well_formed(reader):

@@ -1,4 +1,4 @@
-"""Doubtful crops are read again turned and mirrored; clear ones once."""
+"""Doubtful crops are read again turned and mirrored, fairly sure ones checked that way; clear ones once."""
 
 from __future__ import annotations
 
@@ -34,14 +34,41 @@ def _counting(reader: DiceReader) -> list[int]:
     return sizes
 
 
+def _all_views(crops) -> list[np.ndarray]:
+    once = DiceReader(turn_below=0.0, check_below=0.0)
+    return [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in SAME_FACE]
+
+
 @pytest.mark.parametrize("turn_below, expect_second", [(0.0, False), (1.01, True)])
 def test_second_look_is_the_mean_of_all_views(crops, turn_below, expect_second):
-    reader = DiceReader(turn_below=turn_below)
-    p = reader._second_look(crops, reader._classify(crops))
-    once = DiceReader(turn_below=0.0)
-    views = [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in SAME_FACE]
+    reader = DiceReader(turn_below=turn_below, check_below=0.0)
+    p, mean = reader._second_look(crops, reader._classify(crops))
+    views = _all_views(crops)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
     np.testing.assert_allclose(p, np.mean(views, axis=0) if expect_second else views[0], atol=1e-5)
+    np.testing.assert_allclose(mean, p, atol=1e-6)
+
+
+def test_checked_crops_keep_their_reading_and_report_the_views_mean(crops):
+    """Checking reads every view but changes no reading: only the views' mean comes back."""
+    reader = DiceReader(turn_below=0.0, check_below=1.01)
+    p, mean = reader._second_look(crops, reader._classify(crops))
+    views = _all_views(crops)
+    np.testing.assert_allclose(p, views[0], atol=1e-6)
+    np.testing.assert_allclose(mean, np.mean(views, axis=0), atol=1e-5)
+
+
+def test_confidence_is_at_most_the_views_mean_of_the_value_read():
+    reader = DiceReader()
+    probs = np.array([[0.85, 0.1, 0.01, 0.01, 0.01, 0.01, 0.01],   # read 1, its views say 2
+                      [0.02, 0.9, 0.02, 0.02, 0.02, 0.01, 0.01],   # read 2, its views agree
+                      [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.4]])        # "not a die" on top: value from the faces
+    views = np.array([[0.4, 0.55, 0.01, 0.01, 0.01, 0.01, 0.01],
+                      [0.01, 0.95, 0.01, 0.01, 0.01, 0.005, 0.005],
+                      [0.1, 0.2, 0.1, 0.1, 0.1, 0.1, 0.3]])
+    values, held = reader._confidence(probs, views)
+    assert values.tolist() == [1, 2, 1]
+    np.testing.assert_allclose(held, [0.4, 0.9, 0.1])
 
 
 def test_same_face_views_turn_or_mirror_without_repeating(crops):
@@ -57,10 +84,10 @@ def test_same_face_views_turn_or_mirror_without_repeating(crops):
 
 
 def test_only_doubtful_crops_get_a_second_look(crops):
-    reader = DiceReader(turn_below=0.9)
+    reader = DiceReader(turn_below=0.9, check_below=0.0)
     sizes = _counting(reader)
     first = DiceReader(turn_below=0.0)._classify(crops)
-    p = reader._second_look(crops, reader._classify(crops))
+    p, _ = reader._second_look(crops, reader._classify(crops))
     doubtful = int((first.max(axis=1) < 0.9).sum())
     assert sizes == [len(crops)] + ([doubtful * len(SAME_FACE)] if doubtful else [])
     clear = first.max(axis=1) >= 0.9
@@ -77,3 +104,30 @@ def test_a_photo_gets_one_second_look_after_small_boxes_are_read_again():
     assert len(dice) >= 1
     assert sizes[-1] == sizes[0] * len(SAME_FACE), "every crop of the photo read again once, in one batch"
     assert len(sizes) in (2, 3), sizes  # first read, maybe small boxes again, one second look
+
+
+def test_doubtful_and_checked_crops_share_one_batch(crops):
+    reader = DiceReader(turn_below=0.7, check_below=0.95)
+    sizes = _counting(reader)
+    top = DiceReader(turn_below=0.0)._classify(crops).max(axis=1)
+    p, mean = reader._second_look(crops, reader._classify(crops))
+    looked = int((top < 0.95).sum())
+    assert looked > int((top < 0.7).sum()), "the sample dice should include fairly sure ones"
+    assert sizes == [len(crops), looked * len(SAME_FACE)]
+    clear = top >= 0.95
+    np.testing.assert_allclose(mean[clear], p[clear], atol=1e-6)
+
+
+def test_checking_the_views_only_lowers_confidences():
+    """The same dice, boxes and values with and without the check; no die surer with it."""
+    unchecked = DiceReader(check_below=0.0)
+    checked = DiceReader()
+    lowered = 0
+    for photo in [p for p in PHOTOS if not p.crop]:
+        image = load_image(photo.path)
+        a, b = unchecked.read(image), checked.read(image)
+        np.testing.assert_array_equal(a.values, b.values)
+        np.testing.assert_allclose(a.boxes, b.boxes)
+        assert np.all(b.confidences <= a.confidences + 1e-6)
+        lowered += int(np.sum(b.confidences < a.confidences - 1e-6))
+    assert lowered, "some sample die's views should disagree a little"
