@@ -1,6 +1,6 @@
 """Time decoding and recognition of phone-sized photos, and their peak memory.
 
-    python benchmarks/bench_vision.py [--repeats 20] [--models DIR] [--json]
+    python benchmarks/bench_vision.py [--repeats 20] [--models DIR] [--option NAME=VALUE ...] [--json]
 
 Each size runs in a fresh subprocess so that its peak memory (the kernel's resident
 high-water mark: OpenCV and onnxruntime allocate outside Python, where tracemalloc
@@ -84,13 +84,13 @@ def _maxrss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
 
 
-def worker(photo: Path, repeats: int, models: str | None) -> dict:
+def worker(photo: Path, repeats: int, models: str | None, options: dict[str, float] | None = None) -> dict:
     data = photo.read_bytes()
     from vision.decode import decode_image
     from vision.reader import DiceReader
 
     start = time.perf_counter()
-    reader = DiceReader(models)
+    reader = DiceReader(models, **(options or {}))
     load_ms = (time.perf_counter() - start) * 1000
     rss_loaded = _maxrss_mb()
     image = decode_image(data)
@@ -108,11 +108,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--models", help="folder with the ONNX models (default: the shipped ones)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a DiceReader setting, e.g. check_below=0 (to time a setting against the default)")
     parser.add_argument("--json", action="store_true", help="one JSON object per size instead of a table")
     parser.add_argument("--worker", type=Path, metavar="JPEG", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker, args.repeats, args.models)))
+        options = {name: float(value) for name, value in (spec.split("=", 1) for spec in args.option)}
+        print(json.dumps(worker(args.worker, args.repeats, args.models, options)))
         return 0
 
     rows = []
@@ -128,11 +131,11 @@ def main() -> int:
                 return 1
             rows.append({"scene": scene, **row})
             if args.json:
-                print(json.dumps(row), flush=True)
+                print(json.dumps(rows[-1]), flush=True)
     if not args.json:
         load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
-        print(f"{args.repeats} repeats each; times in ms (median / p90); memory is the process's peak RSS; "
-              f"CPUs: {os.cpu_count()}, load average before: {load}\n")
+        print(f"{args.repeats} repeats each{' with ' + ', '.join(args.option) if args.option else ''}; times in ms "
+              f"(median / p90); memory is the process's peak RSS; CPUs: {os.cpu_count()}, load average before: {load}\n")
         print("| scene | photo | JPEG | decode | recognition | dice found | RSS after model load | peak RSS |")
         print("|---|---|---|---|---|---|---|---|")
         for r in rows:
@@ -146,6 +149,8 @@ def _run_worker(photo: Path, args: argparse.Namespace) -> dict | None:
     cmd = [sys.executable, __file__, "--worker", str(photo), "--repeats", str(args.repeats)]
     if args.models:
         cmd += ["--models", args.models]
+    for spec in args.option:
+        cmd += ["--option", spec]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.decode import load_image
-from vision.reader import SAME_FACE, DiceReader
+from vision.reader import CHECK_VIEWS, SAME_FACE, DiceReader
 
 from test_samples import PHOTOS
 
@@ -34,9 +34,9 @@ def _counting(reader: DiceReader) -> list[int]:
     return sizes
 
 
-def _all_views(crops) -> list[np.ndarray]:
+def _all_views(crops, views=SAME_FACE) -> list[np.ndarray]:
     once = DiceReader(turn_below=0.0, check_below=0.0)
-    return [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in SAME_FACE]
+    return [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in views]
 
 
 @pytest.mark.parametrize("turn_below, expect_second", [(0.0, False), (1.01, True)])
@@ -50,12 +50,18 @@ def test_second_look_is_the_mean_of_all_views(crops, turn_below, expect_second):
 
 
 def test_checked_crops_keep_their_reading_and_report_the_views_mean(crops):
-    """Checking reads every view but changes no reading: only the views' mean comes back."""
+    """Checking reads the check views but changes no reading: only the views' mean comes back."""
     reader = DiceReader(turn_below=0.0, check_below=1.01)
     p, mean = reader._second_look(crops, reader._classify(crops))
-    views = _all_views(crops)
+    views = _all_views(crops, CHECK_VIEWS)
     np.testing.assert_allclose(p, views[0], atol=1e-6)
     np.testing.assert_allclose(mean, np.mean(views, axis=0), atol=1e-5)
+
+
+def test_the_check_view_keeps_the_crops_top_at_the_top(crops):
+    """An upright reader tells a steep die's top face by where it lies: the check mirrors left to right only."""
+    for view in CHECK_VIEWS:
+        np.testing.assert_array_equal(np.ascontiguousarray(view(crops)), crops[:, :, :, ::-1])
 
 
 def test_confidence_is_at_most_the_views_mean_of_the_value_read():
@@ -111,9 +117,9 @@ def test_doubtful_and_checked_crops_share_one_batch(crops):
     sizes = _counting(reader)
     top = DiceReader(turn_below=0.0)._classify(crops).max(axis=1)
     p, mean = reader._second_look(crops, reader._classify(crops))
-    looked = int((top < 0.95).sum())
-    assert looked > int((top < 0.7).sum()), "the sample dice should include fairly sure ones"
-    assert sizes == [len(crops), looked * len(SAME_FACE)]
+    doubtful, checked = int((top < 0.7).sum()), int(((top >= 0.7) & (top < 0.95)).sum())
+    assert checked, "the sample dice should include fairly sure ones"
+    assert sizes == [len(crops), doubtful * len(SAME_FACE) + checked * len(CHECK_VIEWS)]
     clear = top >= 0.95
     np.testing.assert_allclose(mean[clear], p[clear], atol=1e-6)
 
