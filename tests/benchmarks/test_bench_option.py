@@ -1,0 +1,40 @@
+"""Timing a reader setting against the defaults in one process (benchmarks/bench_option.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_option.py"
+_SPEC = importlib.util.spec_from_file_location("bench_option", _PATH)
+bench_option = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(bench_option)
+
+
+def test_paired_times_runs_both_in_turn_and_tells_the_slower_one() -> None:
+    calls: list[str] = []
+
+    def slow() -> None:
+        calls.append("slow")
+        sum(range(300_000))
+
+    def fast() -> None:
+        calls.append("fast")
+
+    times = bench_option.paired_times(slow, fast, repeats=5)
+    assert calls == ["slow", "fast"] * 6  # one warm-up each, then in turn
+    assert times["repeats"] == 5
+    assert times["first_ms"] > times["second_ms"]
+    assert times["difference_ms"] > 0
+
+
+def test_a_setting_that_changes_nothing_costs_about_nothing(capsys) -> None:
+    assert bench_option.main(["--option", "check_below=0.9", "--repeats", "3", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["size"] for r in rows] == ["640x480", "1920x1080", "4032x3024"] * 2
+    assert {r["scene"] for r in rows} == {"busy", "few"}
+    for r in rows:
+        assert r["first_ms"] > 0 and r["second_ms"] > 0
+        # The same reading twice: the difference is noise, well under either time.
+        assert abs(r["difference_ms"]) < max(r["first_ms"], r["second_ms"])
