@@ -48,10 +48,10 @@ NOT_YET_READ = frozenset({
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
 })
-#: Since session 22 a reading that does not hold in the turned and mirrored views is
-#: marked unsure: 111742's blue marbled 3, misread as 2 by every model since session 12
-#: and until then read surely (0.84), is now marked (0.46), so that photo is on this list
-#: for the die it still reads wrong.
+#: Since session 22 a reading that does not hold when the crop is mirrored is marked
+#: unsure: 111742's blue marbled 3, misread as 2 by every model since session 12 and until
+#: then read surely (0.84), is now marked (0.67: mirrored, it reads 2 at 0.50, 3 at 0.38),
+#: so that photo is on this list for the die it still reads wrong.
 NOT_YET_SURE = frozenset({
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
