@@ -303,7 +303,7 @@ class DiceReader:
         detected = np.minimum(1.0, scores / 0.5)
         conf = held * detected
         # Much smaller than the other dice and not clearly read: a pip, a side face, the
-        # table. Judged on the first reading, so checking the views only ever marks dice.
+        # table. Judged on the reading, not on its check: the check only ever marks dice.
         stray = (relative < self.min_relative_size) & (faces.max(axis=1) * detected < self.keep_small_above)
         # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
         plain = (scores >= self.min_score) | (faces.max(axis=1) >= self.weak_sure)
