@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_vision import SCENES, SIZES, table_photo  # noqa: E402
+from reader_options import reader_options  # noqa: E402
 
 
 def paired_times(first: Callable[[], object], second: Callable[[], object], repeats: int) -> dict:
@@ -54,8 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.decode import decode_image
     from vision.reader import DiceReader
 
-    options = {name: float(value) for name, value in (spec.split("=", 1) for spec in args.option)}
-    default, other = DiceReader(args.models), DiceReader(args.models, **options)
+    default, other = DiceReader(args.models), DiceReader(args.models, **reader_options(args.option))
     rows = []
     for scene, source in SCENES.items():
         for width, height in SIZES:

@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from reader_options import reader_options
+
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ((640, 480), (1920, 1080), (4032, 3024))
 SCENES = {
@@ -114,8 +116,7 @@ def main() -> int:
     parser.add_argument("--worker", type=Path, metavar="JPEG", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        options = {name: float(value) for name, value in (spec.split("=", 1) for spec in args.option)}
-        print(json.dumps(worker(args.worker, args.repeats, args.models, options)))
+        print(json.dumps(worker(args.worker, args.repeats, args.models, reader_options(args.option))))
         return 0
 
     rows = []

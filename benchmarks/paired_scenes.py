@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from rendered_scenes import SEED, reader_options, rendered, score_scene  # noqa: E402
+from reader_options import reader_options  # noqa: E402
+from rendered_scenes import SEED, rendered, score_scene  # noqa: E402
 from vision.metrics import Score  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 

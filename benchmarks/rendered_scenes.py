@@ -30,7 +30,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from reader_options import reader_options  # noqa: E402
 from training.data import Sample  # noqa: E402
 from training.sources import synth_scene_source  # noqa: E402
 from vision.detections import Dice  # noqa: E402
@@ -53,11 +55,6 @@ def rendered(seed: str, count: int, *, upright: bool = False) -> Iterator[tuple[
     for _ in range(count):
         s = draw(rng)
         yield s, (s.readable if s.readable is not None else np.ones(len(s.values), bool))
-
-
-def reader_options(specs: list[str]) -> dict[str, float]:
-    """`NAME=VALUE` strings as DiceReader keyword arguments."""
-    return {name: float(value) for name, value in (spec.split("=", 1) for spec in specs)}
 
 
 def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,

@@ -21,7 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from reader_options import reader_options  # noqa: E402
 from vision.dataset import read_dataset  # noqa: E402
 from vision.decode import load_image  # noqa: E402
 from vision.detections import Dice  # noqa: E402
@@ -62,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="measure only this change (repeatable; default: all of them)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    reader = DiceReader(args.models, **{name: float(value) for name, value in (o.split("=", 1) for o in args.option)})
+    reader = DiceReader(args.models, **reader_options(args.option))
     results = {folder.name: measure(reader, folder, args.split, args.change) for folder in args.datasets}
     if args.json:
         print(json.dumps(results))
