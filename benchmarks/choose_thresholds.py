@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
                 unsure += unsure_counts(photo.dice, found, reader.low_confidence)
             result = total(scores)
             f1[name] = result.read_f1
-            marked[name] = {"mistakes": int(unsure[0]), "of_mistakes": result.predicted - result.right,
+            marked[name] = {"mistakes": int(unsure[0]), "of_mistakes": result.mistakes,
                             "right": int(unsure[1]), "of_right": result.right}
         rows.append({"options": options, "read_f1": f1, "sum": sum(f1.values()), "marked_unsure": marked})
         if args.json:

@@ -104,7 +104,6 @@ def main(argv: list[str] | None = None) -> int:
         on_dice += extra_on_dice
         marked += unsure
     result = total(scores)
-    mistakes = result.predicted - result.right
     bands = by_tilt(scores, tilts) if args.by_tilt else {}
     if args.json:
         print(json.dumps({"scenes": args.scenes, "options": options, **result.to_dict(),
@@ -116,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
               f"recall {result.recall:.4f}, precision {result.precision:.4f}, value accuracy "
               f"{result.value_accuracy:.4f}, read F1 {result.read_f1:.4f}, exact-roll rate {result.exact_roll_rate:.3f}; "
               f"{on_dice} extra boxes on a die's picture (side faces, parts of dice); marked unsure "
-              f"{marked[0]}/{mistakes} mistakes, {marked[1]}/{result.right} right dice")
+              f"{marked[0]}/{result.mistakes} mistakes, {marked[1]}/{result.right} right dice")
         for band, score in bands.items():
             print(f"  tilt {band:>5} degrees, {score.photos:4d} scenes: recall {score.recall:.4f}, precision "
                   f"{score.precision:.4f}, value accuracy {score.value_accuracy:.4f}, read F1 {score.read_f1:.4f}")

@@ -95,6 +95,11 @@ class Score:
     def exact_roll_rate(self) -> float:
         return _ratio(self.exact, self.photos)
 
+    @property
+    def mistakes(self) -> int:
+        """Predicted dice not read right: a wrong value, or no such die (what `unsure_counts` counts)."""
+        return self.predicted - self.right
+
     def to_dict(self) -> dict:
         """Counts and ratios, JSON-ready."""
         counts = {f.name: getattr(self, f.name) for f in fields(Score)}

@@ -246,9 +246,9 @@ class DiceReader:
         doubt = np.flatnonzero(top < self.turn_below)
         check = np.flatnonzero((top >= self.turn_below) & (top < self.check_below))
         mean = probs.copy()
-        if not len(doubt) and not len(check):
-            return probs, mean
         looks = [(rows, views) for rows, views in ((doubt, SAME_FACE), (check, CHECK_VIEWS)) if len(rows)]
+        if not looks:
+            return probs, mean
         again = self._classify(np.concatenate([view(crops[rows]) for rows, views in looks for view in views]))
         start = 0
         for rows, views in looks:

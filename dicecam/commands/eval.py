@@ -122,7 +122,7 @@ def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unr
     for name, value, detail in rows:
         print(f"  {name:<16}{value:.4f}  {detail}".rstrip())
     # Players check dice marked unsure: what matters is how many mistakes stay silent.
-    print(f"  {'marked unsure':<16}{unsure[0]}/{s.predicted - s.right} mistakes, "
+    print(f"  {'marked unsure':<16}{unsure[0]}/{s.mistakes} mistakes, "
           f"{unsure[1]}/{s.right} right dice (confidence under {low_confidence})")
     print(f"  {'time per photo':<16}{read_ms:.1f} ms (recognition only)")
     if unreadable:

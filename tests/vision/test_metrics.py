@@ -74,6 +74,8 @@ def test_greedy_case_is_really_ambiguous():
 )
 def test_score_photo_counts(truth, predicted, counts):
     assert score_photo(truth, predicted) == Score(*counts)
+    # With every die marked unsure, the marked mistakes are all of the score's mistakes.
+    assert unsure_counts(truth, predicted, 2.0)[0] == score_photo(truth, predicted).mistakes
 
 
 @pytest.mark.parametrize(
