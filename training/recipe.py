@@ -53,7 +53,10 @@ Stages:
    (not `--upright`), seed 58;
 39. the shipped detector: those five averaged, the turned one a fifth of the weight,
    exported to models/ (session 21). It is made from session 15's detector, whose
-   mistakes the reader learned (stage 17).
+   mistakes the reader learned (stage 17);
+40. the confidence fit for those two networks (`training.calibrate`, session 23):
+   whether a reading was right, from the reader's probability, the detector's peak and
+   the box's size, on 2,000 rendered throws, written to models/confidence.json.
 
 Every stage is the command that made the shipped files; models/HISTORY.md tells why each
 is there and what it measured.
@@ -185,6 +188,8 @@ STAGES: tuple[tuple[str, ...], ...] = (
     ("training.from_onnx", "models/detector.onnx", "runs/detector-19e/detector.pt", "--upright"),
     *(_detector_tune(*tune) for tune in DETECTOR_TUNES),
     _average(DETECTOR_TUNES, "runs/detector-five", out="models"),
+    # Last: the confidence fit belongs to the networks it was made with.
+    ("training.calibrate", "models", "--scenes", "2000", "--seeds", "61,62"),
 )
 
 

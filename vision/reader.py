@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from vision.confidence import FULL_PEAK, Readings, load_confidence_fit
 from vision.detections import UNSURE_BELOW, Dice, Die
 from vision.halvings import Halvings
 from vision.peaks import apart_from, centre_peaks, drop_nested, suppress_duplicates
@@ -67,7 +68,7 @@ class DiceReader:
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.7, check_below: float = 0.9,
-                 weak_score: float | None = 0.3, weak_sure: float = 0.8) -> None:
+                 weak_score: float | None = 0.3, weak_sure: float = 0.8, capped: bool = True) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
@@ -84,7 +85,9 @@ class DiceReader:
         to check its reading: its value stays, its confidence is at most the mean
         probability of that value over both readings (0 checks none). A weak peak, from
         `weak_score` up to `min_score`, is read too and kept only when the reader's top
-        probability for it is at least `weak_sure` (None: no weak peaks).
+        probability for it is at least `weak_sure` (None: no weak peaks). Each die's
+        confidence is at most the chance the shipped fit gives it of being right
+        (`vision.confidence`), where the folder has one and `capped` is true.
         """
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
@@ -95,6 +98,7 @@ class DiceReader:
         self.crop_scale = _meta(self.reader, "crop_scale", 1.35)
         self.crop_size = int(_meta(self.reader, "crop_size", 48))
         self.not_a_die = int(_meta(self.reader, "not_a_die_class", 6))
+        self.confidence_fit = load_confidence_fit(folder) if capped else None
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
         self.min_score = min_score if min_score is not None else _meta(self.detector, "min_score", 0.3)
         self.max_not_a_die = max_not_a_die
@@ -276,13 +280,17 @@ class DiceReader:
 
     def read(self, image: np.ndarray) -> Dice:
         """All dice in a BGR photo, in reading order, boxes in the photo's pixels."""
+        return self.readings(image).dice(self.confidence_fit)
+
+    def readings(self, image: np.ndarray) -> Readings:
+        """The dice `read` keeps in a BGR photo, with what their confidence is made of."""
         image = _as_bgr(image)
         if min(image.shape[:2]) < 8:
-            return Dice.empty()
+            return _no_readings()
         photo = Halvings(image)
         boxes, scores = self._detect(photo)
         if not len(boxes):
-            return Dice.empty()
+            return _no_readings()
         source, factor = self._crop_source(photo, boxes)
         crops = self._crops(source, boxes * factor)
         probs = self._classify(crops)
@@ -298,17 +306,14 @@ class DiceReader:
         probs, views = self._second_look(crops, probs)
         faces = probs[:, : self.not_a_die]
         values, held = self._confidence(probs, views)
-        # Confidence of "this is a die showing this value": the reader's certainty,
-        # tempered by a weak detection.
-        detected = np.minimum(1.0, scores / 0.5)
-        conf = held * detected
+        detected = np.minimum(1.0, scores / FULL_PEAK)
         # Much smaller than the other dice and not clearly read: a pip, a side face, the
         # table. Judged on the reading, not on its check: the check only ever marks dice.
         stray = (relative < self.min_relative_size) & (faces.max(axis=1) * detected < self.keep_small_above)
         # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
         plain = (scores >= self.min_score) | (faces.max(axis=1) >= self.weak_sure)
         keep = (probs[:, self.not_a_die] < self.max_not_a_die) & ~stray & plain
-        return Dice(boxes[keep], values[keep], conf[keep]).sorted()
+        return Readings(boxes[keep], values[keep], held[keep], scores[keep], relative[keep])
 
     def read_crop(self, image: np.ndarray) -> Die:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""
@@ -318,6 +323,11 @@ class DiceReader:
         crops = crop.transpose(2, 0, 1)[None] * np.float32(1 / 255)
         values, held = self._confidence(*self._second_look(crops, self._classify(crops)))
         return Die(int(values[0]), (0.0, 0.0, float(w), float(h)), float(held[0]))
+
+
+def _no_readings() -> Readings:
+    empty = np.zeros(0, np.float32)
+    return Readings(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), empty, empty, empty)
 
 
 def _merge(boxes: np.ndarray, scores: np.ndarray,

@@ -101,7 +101,13 @@ def test_the_recipe_passes_its_device_to_the_training_stages_only(monkeypatch):
 
     ran = []
     monkeypatch.setattr(recipe.subprocess, "run", lambda command, **kwargs: ran.append(command[2:]))
-    recipe.main(["--from-stage", str(len(STAGES) - 1), "--device", "cuda"])
-    assert [command[0] for command in ran] == ["training.train", "training.soup"]
+    recipe.main(["--from-stage", str(len(STAGES) - 2), "--device", "cuda"])
+    assert [command[0] for command in ran] == ["training.train", "training.soup", "training.calibrate"]
     assert ran[0][-2:] == ["--device", "cuda"] and train.parser().parse_args(ran[0][1:]).device == "cuda"
-    assert "--device" not in ran[1]
+    assert "--device" not in ran[1] and "--device" not in ran[2]
+
+
+def test_the_confidence_fit_is_made_after_the_last_network_is_shipped():
+    shipped = [i for i, (_, step) in enumerate(_walk()) if step.get("exports", Path()).parent == Path("models")]
+    fits = [i for i, stage in enumerate(STAGES) if stage[0] == "training.calibrate" and stage[1] == "models"]
+    assert fits and max(fits) > max(shipped)

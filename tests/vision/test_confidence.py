@@ -1,0 +1,115 @@
+"""The confidence fit: how sure a reading is, from the reader, the detector's peak and the box's size."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vision.confidence import (CONFIDENCE_FILE, ConfidenceFileError, ConfidenceFit, Readings, features,
+                               load_confidence_fit)
+from vision.decode import load_image
+from vision.reader import DEFAULT_MODELS, DETECTOR_FILE, READER_FILE, DiceReader
+
+from test_samples import PHOTOS
+
+SHIPPED = load_confidence_fit(DEFAULT_MODELS)
+chance = st.floats(0.01, 0.99)
+size = st.floats(0.1, 4.0)
+
+
+def _readings(held, scores, relative) -> Readings:
+    n = len(held)
+    boxes = np.tile(np.array([0, 0, 10, 10], np.float32), (n, 1)) + np.arange(n, dtype=np.float32)[:, None] * 20
+    return Readings(boxes, np.arange(n) % 6 + 1, np.float32(held), np.float32(scores), np.float32(relative))
+
+
+def test_the_shipped_fit_was_made_for_the_shipped_networks():
+    """`python -m training.calibrate models` must run again whenever a network changes."""
+    import hashlib
+
+    about = json.loads((DEFAULT_MODELS / CONFIDENCE_FILE).read_text())["about"]
+    for name in (DETECTOR_FILE, READER_FILE):
+        assert about["networks"][name] == hashlib.sha256((DEFAULT_MODELS / name).read_bytes()).hexdigest(), name
+
+
+def test_in_the_shipped_fit_a_surer_reader_a_stronger_peak_and_a_bigger_box_each_make_a_right_reading_likelier():
+    assert SHIPPED is not None
+    assert SHIPPED.reader > 0 and SHIPPED.detector > 0 and SHIPPED.size > 0
+
+
+@given(held=chance, score=chance, relative=size, more=st.floats(0.0, 0.5))
+def test_the_chance_never_falls_as_what_was_seen_gets_clearer(held, score, relative, more):
+    base = SHIPPED.probability([held], [score], [relative])[0]
+    assert SHIPPED.probability([min(held + more, 0.999)], [score], [relative])[0] >= base - 1e-6
+    assert SHIPPED.probability([held], [min(score + more, 0.999)], [relative])[0] >= base - 1e-6
+    assert SHIPPED.probability([held], [score], [relative + more])[0] >= base - 1e-6
+
+
+@given(st.lists(st.tuples(chance, chance, size), min_size=1, max_size=8))
+def test_the_fit_only_ever_lowers_a_confidence(rows):
+    held, scores, relative = (np.array(column) for column in zip(*rows))
+    seen = _readings(held, scores, relative)
+    capped, plain = seen.confidence(SHIPPED), seen.confidence()
+    assert np.all(capped <= plain) and np.all((capped >= 0) & (capped <= 1))
+    np.testing.assert_allclose(plain, held * np.minimum(1, scores / 0.5), rtol=1e-5)
+
+
+def test_a_sure_reading_on_a_weak_small_box_comes_back_unsure():
+    seen = _readings([0.95, 0.9], [0.9, 0.45], [1.0, 0.65])
+    plain, capped = seen.confidence(), seen.confidence(SHIPPED)
+    assert plain[1] >= 0.7 > capped[1], "a face read surely on a weak peak and a small box is marked"
+    assert capped[0] >= 0.7, "a clear die on a strong peak of the typical size stays sure"
+
+
+def test_features_clip_odd_sizes():
+    x = features([0.5, 0.5], [0.5, 0.5], [0.0, 100.0])
+    np.testing.assert_allclose(x[:, :3], [[1, 0, 0], [1, 0, 0]], atol=1e-9)
+    np.testing.assert_allclose(x[:, 3], np.log([0.2, 3.0]))
+
+
+def test_empty_readings_give_no_dice():
+    empty = np.zeros(0, np.float32)
+    dice = Readings(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), empty, empty, empty).dice(SHIPPED)
+    assert len(dice) == 0 and dice.boxes.shape == (0, 4)
+
+
+def test_a_fit_survives_its_file():
+    fit = ConfidenceFit(-0.5, 1.0, 1.5, 2.0)
+    assert ConfidenceFit.from_json(fit.to_json(scenes=4)) == fit
+
+
+@pytest.mark.parametrize("text, says", [
+    ("", "not a confidence fit"),
+    ("[1, 2]", "not a confidence fit"),
+    ('{"bias": 0, "reader": 1, "detector": 1}', "not a confidence fit"),
+    ('{"bias": "x", "reader": 1, "detector": 1, "size": 1}', "not a confidence fit"),
+    ('{"bias": NaN, "reader": 1, "detector": 1, "size": 1}', "not finite"),
+])
+def test_a_broken_fit_is_refused_with_a_reason(text, says):
+    with pytest.raises(ConfidenceFileError, match=says):
+        ConfidenceFit.from_json(text)
+
+
+def test_a_models_folder_without_a_fit_reads_uncapped_and_a_broken_one_names_its_file(tmp_path):
+    for name in (DETECTOR_FILE, READER_FILE):
+        shutil.copy(DEFAULT_MODELS / name, tmp_path / name)
+    assert load_confidence_fit(tmp_path) is None and DiceReader(tmp_path).confidence_fit is None
+    (tmp_path / CONFIDENCE_FILE).write_text("{not json")
+    with pytest.raises(ValueError, match=str(Path(tmp_path / CONFIDENCE_FILE))):
+        DiceReader(tmp_path)
+
+
+def test_the_cap_changes_no_die_and_no_value_on_the_sample_photos(reader):
+    plain = DiceReader(capped=False)
+    for photo in [p for p in PHOTOS if not p.crop]:
+        image = load_image(photo.path)
+        capped, uncapped = reader.read(image), plain.read(image)
+        np.testing.assert_array_equal(capped.boxes, uncapped.boxes)
+        np.testing.assert_array_equal(capped.values, uncapped.values)
+        assert np.all(capped.confidences <= uncapped.confidences)

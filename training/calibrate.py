@@ -1,0 +1,108 @@
+"""Fit the confidence cap (`vision.confidence`) for the networks in a models folder.
+
+    python -m training.calibrate models/ [--scenes 2000] [--seeds 61,62]   # writes models/confidence.json
+
+Reads rendered throws (half as a phone held upright takes them, half turned any way,
+each from its own training seed) with the networks in the folder, uncapped, and fits by
+logistic regression whether each kept reading was right: its value matches the die it
+boxes. Side faces, parts of dice and boxes on the table are readings that were wrong;
+dice the renderer marks unreadable (cocked, hidden) are left out, as the benchmarks
+leave them out. Run it again whenever a network changes: the fit belongs to the pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from training.sources import synth_scene_source
+from vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features
+from vision.metrics import match_boxes
+
+#: Weight decay of the fit: keeps it finite where the readings separate cleanly (a tiny set).
+L2 = 1e-3
+
+
+def fit_logistic(x: np.ndarray, right: np.ndarray, *, l2: float = L2, steps: int = 50) -> np.ndarray:
+    """Weights w of P(right) = sigmoid(x @ w), by Newton's method (x: (N, K) features, right: (N,) bools)."""
+    x = np.asarray(x, np.float64)
+    y = np.asarray(right, np.float64)
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(x @ w)))
+        gradient = x.T @ (p - y) + l2 * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w))
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def right_readings(found_boxes: np.ndarray, found_values: np.ndarray, boxes: np.ndarray, values: np.ndarray,
+                   readable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which found dice were read right, and which count (not on a die marked unreadable).
+
+    Boxes are paired by the datasets' scoring rule (`vision.metrics.match_boxes`); a found
+    die paired with no die was not read right.
+    """
+    right = np.zeros(len(found_boxes), bool)
+    counts = np.ones(len(found_boxes), bool)
+    for i, j in match_boxes(boxes, found_boxes):
+        counts[j] = bool(readable[i])
+        right[j] = found_values[j] == values[i]
+    return right, counts
+
+
+def collect(models: Path, *, scenes: int, seeds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Features (N, 4) and right/wrong of every counted reading on the rendered throws."""
+    from vision.reader import DiceReader
+
+    reader = DiceReader(models, capped=False)
+    xs, ys = [], []
+    for upright, seed in zip((True, False), seeds):
+        draw = synth_scene_source(upright=upright)
+        if draw is None:
+            raise SystemExit("the renderer (training/synth.py) is not installed")
+        rng = np.random.default_rng(seed)
+        for _ in range(scenes // 2):
+            s = draw(rng)
+            seen = reader.readings(s.image)
+            readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
+            right, counts = right_readings(seen.boxes, seen.values, s.boxes, s.values, readable)
+            xs.append(features(seen.held, seen.scores, seen.relative)[counts])
+            ys.append(right[counts])
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def fingerprints(models: Path) -> dict[str, str]:
+    """The networks a fit was made for, by the SHA-256 of their files (a test holds the shipped fit to them)."""
+    from vision.reader import DETECTOR_FILE, READER_FILE
+
+    return {name: hashlib.sha256((models / name).read_bytes()).hexdigest() for name in (DETECTOR_FILE, READER_FILE)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("models", type=Path, nargs="?", default=Path("models"))
+    p.add_argument("--scenes", type=int, default=2000, help="rendered throws, half upright, half turned any way")
+    p.add_argument("--seeds", default="61,62", help="the upright and the turned throws' seeds")
+    p.add_argument("--out", type=Path, help=f"where to write the fit (default: MODELS/{CONFIDENCE_FILE})")
+    args = p.parse_args(argv)
+    seeds = tuple(int(part) for part in args.seeds.split(","))
+    if len(seeds) != 2:
+        p.error("--seeds takes two integers: the upright and the turned throws' seeds")
+    x, right = collect(args.models, scenes=args.scenes, seeds=seeds)
+    fit = ConfidenceFit(*fit_logistic(x, right).round(4).tolist())
+    out = args.out or args.models / CONFIDENCE_FILE
+    out.write_text(fit.to_json(scenes=args.scenes, seeds=list(seeds), readings=len(right),
+                               right=int(right.sum()), networks=fingerprints(args.models),
+                               made_by="python -m training.calibrate"), encoding="utf-8")
+    print(f"{len(right)} readings on {args.scenes} rendered throws, {int(right.sum())} right: {fit} -> {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""How sure a reading is: from what the reader and the detector saw of each die (pure numpy).
+
+The face reader's probability says how plainly its crop shows a face. It cannot see that
+the crop came from a weak detection, or from a box much smaller than the photo's other
+dice: on rendered throws those are where a side face or part of a die is read surely as
+a die of its own. A logistic fit (`ConfidenceFit`, made by `training/calibrate.py` on
+rendered throws from training seeds) of whether a reading was right, from the reader's
+probability, the detector's peak and the box's size against the photo's typical die,
+caps each die's confidence, so such readings come back unsure instead of silent.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.detections import Dice
+
+#: The fit ships beside the networks it was made for.
+CONFIDENCE_FILE = "confidence.json"
+#: A detector peak of this or more counts as a full detection in the uncapped confidence.
+FULL_PEAK = 0.5
+
+
+class ConfidenceFileError(ValueError):
+    """The confidence fit in the models folder cannot be used."""
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
+def features(held: np.ndarray, scores: np.ndarray, relative: np.ndarray) -> np.ndarray:
+    """The fit's inputs (N, 4): a constant, the reader's and the detector's log-odds, log relative size.
+
+    Sizes are clipped to 0.2-3 times the typical die, so one odd box cannot swing a reading.
+    """
+    held = np.asarray(held, np.float64).reshape(-1)
+    size = np.log(np.clip(np.asarray(relative, np.float64).reshape(-1), 0.2, 3.0))
+    return np.stack([np.ones_like(held), _logit(held), _logit(np.reshape(scores, -1)), size], axis=1)
+
+
+@dataclass(frozen=True)
+class ConfidenceFit:
+    """Weights of the logistic fit: P(right) = sigmoid(bias + reader*logit(p) + detector*logit(peak) + size*log(rel))."""
+
+    bias: float
+    reader: float
+    detector: float
+    size: float
+
+    @property
+    def weights(self) -> np.ndarray:
+        return np.array([self.bias, self.reader, self.detector, self.size], np.float64)
+
+    def probability(self, held: np.ndarray, scores: np.ndarray, relative: np.ndarray) -> np.ndarray:
+        """The chance that each reading is right, (N,) float32."""
+        z = features(held, scores, relative) @ self.weights
+        return (1 / (1 + np.exp(-z))).astype(np.float32)
+
+    def to_json(self, **about: object) -> str:
+        """The fit as the JSON file that ships in `models/` (with `about`: how it was made)."""
+        return json.dumps({**asdict(self), "about": about}, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> ConfidenceFit:
+        """A fit from its file's text; `ConfidenceFileError` if it is not one."""
+        try:
+            data = json.loads(text)
+            values = {name: float(data[name]) for name in ("bias", "reader", "detector", "size")}
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ConfidenceFileError(f"not a confidence fit ({exc})") from exc
+        if not all(map(math.isfinite, values.values())):
+            raise ConfidenceFileError("a confidence fit with weights that are not finite numbers")
+        return cls(**values)
+
+
+def load_confidence_fit(folder: str | Path) -> ConfidenceFit | None:
+    """The fit shipped in `folder`, or None where there is none (confidence left uncapped)."""
+    path = Path(folder) / CONFIDENCE_FILE
+    if not path.is_file():
+        return None
+    try:
+        return ConfidenceFit.from_json(path.read_text(encoding="utf-8"))
+    except ConfidenceFileError as exc:
+        raise ConfidenceFileError(f"{path}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class Readings:
+    """The dice a reader keeps in one photo, with what their confidence is made of.
+
+    `held`: the reader's probability of each value, as its check held it (`DiceReader`);
+    `scores`: the detector's peak; `relative`: the box's longer side over the photo's
+    typical die.
+    """
+
+    boxes: np.ndarray
+    values: np.ndarray
+    held: np.ndarray
+    scores: np.ndarray
+    relative: np.ndarray
+
+    def confidence(self, fit: ConfidenceFit | None = None) -> np.ndarray:
+        """The reader's certainty, tempered by a weak peak, and at most the `fit`'s chance of being right."""
+        conf = (self.held * np.minimum(1.0, self.scores / FULL_PEAK)).astype(np.float32)
+        if fit is None or not len(conf):
+            return conf
+        return np.minimum(conf, fit.probability(self.held, self.scores, self.relative))
+
+    def dice(self, fit: ConfidenceFit | None = None) -> Dice:
+        """The readings as the result type, in reading order."""
+        return Dice(self.boxes, self.values, self.confidence(fit)).sorted()
