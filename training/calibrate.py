@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from training.sources import synth_scene_source
-from vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features
+from vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features, sigmoid
 from vision.metrics import match_boxes
 
 #: Weight decay of the fit: keeps it finite where the readings separate cleanly (a tiny set).
@@ -32,7 +32,7 @@ def fit_logistic(x: np.ndarray, right: np.ndarray, *, l2: float = L2, steps: int
     y = np.asarray(right, np.float64)
     w = np.zeros(x.shape[1])
     for _ in range(steps):
-        p = 1 / (1 + np.exp(-(x @ w)))
+        p = sigmoid(x @ w)
         gradient = x.T @ (p - y) + l2 * w
         hessian = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w))
         step = np.linalg.solve(hessian, gradient)

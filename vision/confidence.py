@@ -35,6 +35,11 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    """The logistic function, log-odds -> probability."""
+    return 1 / (1 + np.exp(-np.asarray(z, np.float64)))
+
+
 def features(held: np.ndarray, scores: np.ndarray, relative: np.ndarray) -> np.ndarray:
     """The fit's inputs (N, 4): a constant, the reader's and the detector's log-odds, log relative size.
 
@@ -56,12 +61,12 @@ class ConfidenceFit:
 
     @property
     def weights(self) -> np.ndarray:
+        """The weights in the order of `features`' columns."""
         return np.array([self.bias, self.reader, self.detector, self.size], np.float64)
 
     def probability(self, held: np.ndarray, scores: np.ndarray, relative: np.ndarray) -> np.ndarray:
         """The chance that each reading is right, (N,) float32."""
-        z = features(held, scores, relative) @ self.weights
-        return (1 / (1 + np.exp(-z))).astype(np.float32)
+        return sigmoid(features(held, scores, relative) @ self.weights).astype(np.float32)
 
     def to_json(self, **about: object) -> str:
         """The fit as the JSON file that ships in `models/` (with `about`: how it was made)."""
@@ -105,6 +110,12 @@ class Readings:
     held: np.ndarray
     scores: np.ndarray
     relative: np.ndarray
+
+    @classmethod
+    def empty(cls) -> Readings:
+        """No dice: well-shaped empty arrays."""
+        none = np.zeros(0, np.float32)
+        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), none, none, none)
 
     def confidence(self, fit: ConfidenceFit | None = None) -> np.ndarray:
         """The reader's certainty, tempered by a weak peak, and at most the `fit`'s chance of being right."""

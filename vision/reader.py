@@ -286,11 +286,11 @@ class DiceReader:
         """The dice `read` keeps in a BGR photo, with what their confidence is made of."""
         image = _as_bgr(image)
         if min(image.shape[:2]) < 8:
-            return _no_readings()
+            return Readings.empty()
         photo = Halvings(image)
         boxes, scores = self._detect(photo)
         if not len(boxes):
-            return _no_readings()
+            return Readings.empty()
         source, factor = self._crop_source(photo, boxes)
         crops = self._crops(source, boxes * factor)
         probs = self._classify(crops)
@@ -323,11 +323,6 @@ class DiceReader:
         crops = crop.transpose(2, 0, 1)[None] * np.float32(1 / 255)
         values, held = self._confidence(*self._second_look(crops, self._classify(crops)))
         return Die(int(values[0]), (0.0, 0.0, float(w), float(h)), float(held[0]))
-
-
-def _no_readings() -> Readings:
-    empty = np.zeros(0, np.float32)
-    return Readings(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), empty, empty, empty)
 
 
 def _merge(boxes: np.ndarray, scores: np.ndarray,

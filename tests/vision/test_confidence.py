@@ -74,8 +74,7 @@ def test_features_clip_odd_sizes():
 
 
 def test_empty_readings_give_no_dice():
-    empty = np.zeros(0, np.float32)
-    dice = Readings(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), empty, empty, empty).dice(SHIPPED)
+    dice = Readings.empty().dice(SHIPPED)
     assert len(dice) == 0 and dice.boxes.shape == (0, 4)
 
 
