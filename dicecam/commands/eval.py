@@ -37,11 +37,15 @@ def add_parser(subparsers) -> None:
                         help="write each photo not read exactly, with its mistakes drawn on, into DIR")
     parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the ONNX models (default: the shipped ones)")
+    parser.add_argument("--corrections", metavar="FILE", type=Path,
+                        help="score against labels corrected where the photo shows otherwise (JSON Lines, "
+                             "e.g. benchmarks/label_faults.jsonl; see vision.corrections)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from dicecam.commands._model import load_reader
+    from vision.corrections import corrected, read_corrections
     from vision.dataset import DatasetError, read_dataset
     from vision.decode import ImageError, load_image
     from vision.detections import Dice
@@ -49,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         photos = read_dataset(args.dataset, split=None if args.split == "all" else args.split)
+        applied = 0
+        if args.corrections is not None:
+            # A folder is known by its name, as the shared sets are (byler_d6, ...).
+            photos, applied = corrected(photos, read_corrections(args.corrections), args.dataset.resolve().name)
     except DatasetError as exc:
         print(f"dicecam: {exc}", file=sys.stderr)
         return 2
@@ -88,10 +96,12 @@ def run(args: argparse.Namespace) -> int:
     read_ms = 1000 * seconds / max(1, len(photos) - unreadable)
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": args.split, **result.to_dict(),
-                          "mistakes_unsure": unsure[0], "right_unsure": unsure[1],
+                          "mistakes_unsure": unsure[0], "right_unsure": unsure[1], "labels_corrected": applied,
                           "unreadable": unreadable, "ms_per_photo": round(read_ms, 1)}))
     else:
         _print_table(args, result, unsure, reader.low_confidence, unreadable, read_ms)
+        if args.corrections is not None:
+            print(f"  scored against {applied} label(s) corrected by {args.corrections}")
     if args.misses is not None:
         _write_miss_list(args.misses, misses)
     return 2 if unreadable else 0

@@ -1,0 +1,101 @@
+"""Labels corrected where the photo shows otherwise, to score a reader against what the photos show.
+
+A corrections file is JSON Lines, one fault per line, each checked by eye on the photo:
+
+    {"dataset": "byler_d6", "image": "images/test/IMG_1.jpg", "box": [x0, y0, x1, y1],
+     "labelled": 5, "shows": 6, "why": "..."}
+
+`labelled` is the value the label gives the die whose box holds the centre of `box`;
+null means the photo shows a die there that has no label, which is then added. A
+correction that no longer finds its die is refused, so a stale file fails loudly
+instead of scoring against labels nobody checked. Corrections only ever change what a
+reading is scored against, never what a model learns from.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from vision.dataset import DatasetError, LabelledPhoto
+from vision.detections import Dice
+from vision.metrics import centres, inside
+
+
+class CorrectionError(DatasetError):
+    """A corrections file that cannot be used; the message names the line."""
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One label fault: at `box` the photo shows `shows`; the label says `labelled` (None: no label)."""
+
+    dataset: str
+    image: str
+    box: tuple[float, float, float, float]
+    labelled: int | None
+    shows: int
+    why: str = ""
+
+
+def read_corrections(path: str | Path) -> list[Correction]:
+    """Every correction in a JSON Lines file; `CorrectionError` naming the line for a bad one."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorrectionError(f"cannot read the corrections file {path}: {exc}") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            box = tuple(float(v) for v in row["box"])
+            labelled = None if row["labelled"] is None else int(row["labelled"])
+            shows = int(row["shows"])
+            if len(box) != 4 or not (1 <= shows <= 6) or labelled == shows:
+                raise ValueError
+            out.append(Correction(str(row["dataset"]), str(row["image"]), box, labelled, shows, str(row.get("why", ""))))
+        except (ValueError, TypeError, KeyError):
+            raise CorrectionError(
+                f'{path}, line {number}: expected {{"dataset", "image", "box": [x0, y0, x1, y1], '
+                f'"labelled": 1-6 or null, "shows": 1-6 (not the labelled value)}}') from None
+    return out
+
+
+def corrected(photos: list[LabelledPhoto], corrections: list[Correction], dataset: str
+              ) -> tuple[list[LabelledPhoto], int]:
+    """`photos` with the corrections of `dataset` applied to those among them, and how many were applied.
+
+    Corrections of photos not in `photos` (another split) are skipped.
+    """
+    by_image = {photo.image: i for i, photo in enumerate(photos)}
+    photos = list(photos)
+    applied = 0
+    for fix in corrections:
+        if fix.dataset != dataset or fix.image not in by_image:
+            continue
+        i = by_image[fix.image]
+        photos[i] = replace(photos[i], dice=_fixed(photos[i].dice, fix))
+        applied += 1
+    return photos, applied
+
+
+def _fixed(dice: Dice, fix: Correction) -> Dice:
+    box = np.array([fix.box], np.float32)
+    holds = inside(centres(dice.boxes), box)[:, 0] & inside(centres(box), dice.boxes)[0]
+    if fix.labelled is None:
+        if holds.any():
+            raise CorrectionError(f"{fix.dataset}/{fix.image}: the die at {list(fix.box)} has a label already")
+        return Dice(np.concatenate([dice.boxes, box]), np.append(dice.values, fix.shows),
+                    np.append(dice.confidences, 1.0))
+    hits = np.flatnonzero(holds & (dice.values == fix.labelled))
+    if len(hits) != 1:
+        raise CorrectionError(f"{fix.dataset}/{fix.image}: no single die labelled {fix.labelled} at {list(fix.box)}")
+    values = dice.values.copy()
+    values[hits[0]] = fix.shows
+    return Dice(dice.boxes, values, dice.confidences)
