@@ -11,6 +11,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.corrections import Correction, correct
+from vision.detections import Dice
+
 DEFAULT_ROOT = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
 
 
@@ -53,16 +56,15 @@ LABEL_FIXES: dict[tuple[str, str], tuple[tuple[tuple[float, float, float, float]
 def fix_labels(dataset: str, image: str, boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
     """`values` with the `LABEL_FIXES` of this photo applied (a new array).
 
-    Raises ValueError if a fix no longer finds its die (labels changed under it), so a
-    stale table fails loudly instead of silently fixing nothing.
+    Raises ValueError (`vision.corrections.CorrectionError`) if a fix no longer finds its
+    die (labels changed under it), so a stale table fails loudly instead of silently
+    fixing nothing. The dev splits' faults are corrected only to measure
+    (`dicecam eval --corrections`), never here.
     """
-    values = values.copy()
+    dice = Dice(boxes, values, np.ones(len(values), np.float32))
     for box, labelled, shown in LABEL_FIXES.get((dataset, image), ()):
-        hits = np.flatnonzero(np.all(np.abs(boxes - np.array(box, np.float32)) < 0.1, axis=1))
-        if len(hits) != 1 or values[hits[0]] != labelled:
-            raise ValueError(f"label fix for {dataset}/{image} {box} matches no die labelled {labelled}")
-        values[hits[0]] = shown
-    return values
+        dice = correct(dice, Correction(dataset, image, box, labelled, shown))
+    return dice.values.copy()
 
 
 def held_out(name: str, fraction: float) -> bool:

@@ -5,8 +5,8 @@ A corrections file is JSON Lines, one fault per line, each checked by eye on the
     {"dataset": "byler_d6", "image": "images/test/IMG_1.jpg", "box": [x0, y0, x1, y1],
      "labelled": 5, "shows": 6, "why": "..."}
 
-`labelled` is the value the label gives the die whose box holds the centre of `box`;
-null means the photo shows a die there that has no label, which is then added. A
+`labelled` is the value the label gives the die with that very box (to a tenth of a
+pixel); null means the photo shows a die at `box` that has no label, which is then added. A
 correction that no longer finds its die is refused, so a stale file fails loudly
 instead of scoring against labels nobody checked. Corrections only ever change what a
 reading is scored against, never what a model learns from.
@@ -23,6 +23,10 @@ import numpy as np
 from vision.dataset import DatasetError, LabelledPhoto
 from vision.detections import Dice
 from vision.metrics import centres, inside
+
+
+#: A correction names its die by the label's own box, to this many pixels.
+SAME_BOX = 0.1
 
 
 class CorrectionError(DatasetError):
@@ -80,22 +84,23 @@ def corrected(photos: list[LabelledPhoto], corrections: list[Correction], datase
         if fix.dataset != dataset or fix.image not in by_image:
             continue
         i = by_image[fix.image]
-        photos[i] = replace(photos[i], dice=_fixed(photos[i].dice, fix))
+        photos[i] = replace(photos[i], dice=correct(photos[i].dice, fix))
         applied += 1
     return photos, applied
 
 
-def _fixed(dice: Dice, fix: Correction) -> Dice:
+def correct(dice: Dice, fix: Correction) -> Dice:
+    """A photo's labelled `dice` with one correction applied; `CorrectionError` if it no longer fits them."""
     box = np.array([fix.box], np.float32)
-    holds = inside(centres(dice.boxes), box)[:, 0] & inside(centres(box), dice.boxes)[0]
     if fix.labelled is None:
-        if holds.any():
+        if inside(centres(box), dice.boxes).any():
             raise CorrectionError(f"{fix.dataset}/{fix.image}: the die at {list(fix.box)} has a label already")
         return Dice(np.concatenate([dice.boxes, box]), np.append(dice.values, fix.shows),
                     np.append(dice.confidences, 1.0))
-    hits = np.flatnonzero(holds & (dice.values == fix.labelled))
-    if len(hits) != 1:
-        raise CorrectionError(f"{fix.dataset}/{fix.image}: no single die labelled {fix.labelled} at {list(fix.box)}")
+    hits = np.flatnonzero(np.all(np.abs(dice.boxes - box) < SAME_BOX, axis=1))
+    if len(hits) != 1 or dice.values[hits[0]] != fix.labelled:
+        raise CorrectionError(f"{fix.dataset}/{fix.image}: the correction at {list(fix.box)} "
+                              f"matches no die labelled {fix.labelled}")
     values = dice.values.copy()
     values[hits[0]] = fix.shows
     return Dice(dice.boxes, values, dice.confidences)

@@ -22,7 +22,7 @@ def _photo(image: str = "a.jpg", split: str = "dev") -> LabelledPhoto:
     return LabelledPhoto(Path(image), image, split, (120, 60), dice)
 
 
-def _fix(box=(12, 12, 48, 48), labelled=2, shows=3, image="a.jpg", dataset="set") -> Correction:
+def _fix(box=(10, 10, 50, 50), labelled=2, shows=3, image="a.jpg", dataset="set") -> Correction:
     return Correction(dataset, image, tuple(float(v) for v in box), labelled, shows)
 
 
@@ -34,14 +34,14 @@ def test_a_wrong_value_is_set_to_what_the_photo_shows_and_nothing_else_moves():
 
 
 def test_a_die_with_no_label_is_added():
-    photos, _ = corrected([_photo()], [_fix(box=(70, 40, 110, 60), labelled=None, shows=4)], "set")
+    photos, _ = corrected([_photo()], [_fix(box=(102, 20, 118, 58), labelled=None, shows=4)], "set")
     assert photos[0].dice.values.tolist() == [2, 5, 4] and len(photos[0].dice.boxes) == 3
 
 
 @pytest.mark.parametrize("fix, says", [
-    (_fix(labelled=4), "no single die labelled 4"),               # the label changed under it
-    (_fix(box=(200, 200, 210, 210)), "no single die labelled 2"),  # the box finds no die
-    (_fix(labelled=None), "has a label already"),                  # "missing" die is labelled
+    (_fix(labelled=4), "matches no die labelled 4"),               # the label changed under it
+    (_fix(box=(11, 10, 50, 50)), "matches no die labelled 2"),     # the label's box moved
+    (_fix(labelled=None), "has a label already"),                  # the "missing" die is labelled
 ])
 def test_a_correction_that_no_longer_fits_its_photo_is_refused(fix, says):
     with pytest.raises(CorrectionError, match=says):
