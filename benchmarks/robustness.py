@@ -8,8 +8,9 @@ photos differ (other dice colours, darker or brighter rooms, lower or higher
 resolution, harsher JPEG, a shaky hand, the phone held sideways) and read again,
 against the same labels moved along. A model that learned the shared photos rather
 than dice loses most under these changes. Reported per set and change: read F1 and
-exact-roll rate, scored by the datasets' rule (`vision.metrics`), and recall and value
-accuracy, which tell a loss in finding the dice from one in reading them.
+exact-roll rate, scored by the datasets' rule (`vision.metrics`), recall and value
+accuracy, which tell a loss in finding the dice from one in reading them, and the
+mistakes left silent (read wrong with a confidence players are not asked to check).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from reader_options import reader_options  # noqa: E402
 from vision.dataset import read_dataset  # noqa: E402
 from vision.decode import load_image  # noqa: E402
 from vision.detections import Dice  # noqa: E402
-from vision.metrics import score_photo, total  # noqa: E402
+from vision.metrics import score_photo, total, unsure_counts  # noqa: E402
 from vision.photo_changes import CHANGES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 
@@ -37,19 +38,22 @@ DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("by
 
 def measure(reader: DiceReader, folder: Path, split: str | None,
             changes: list[str] | None = None) -> dict[str, dict[str, float]]:
-    """Read F1, exact-roll rate, recall and value accuracy of each change (default: all) over one folder."""
+    """Read F1, exact-roll rate, recall, value accuracy, mistakes and silent ones of each change (default: all) over one folder."""
     photos = [(p, load_image(p.path)) for p in read_dataset(folder, split=split)]
     out = {}
     for name in changes or CHANGES:
         change = CHANGES[name]
-        scores = []
+        scores, marked = [], 0
         for photo, image in photos:
             changed, boxes = change(image, photo.dice.boxes)
             truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
-            scores.append(score_photo(truth, reader.read(changed)))
+            found = reader.read(changed)
+            scores.append(score_photo(truth, found))
+            marked += unsure_counts(truth, found, reader.low_confidence)[0]
         s = total(scores)
         out[name] = {key: round(getattr(s, key), 4)
                      for key in ("read_f1", "exact_roll_rate", "recall", "value_accuracy")}
+        out[name].update(mistakes=s.mistakes, silent=s.mistakes - marked)
     return out
 
 
@@ -70,10 +74,10 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(results))
         return
     for name, rows in results.items():
-        print(f"{name} ({args.split}):  read F1 / exact-roll rate / recall / value accuracy")
+        print(f"{name} ({args.split}):  read F1 / exact-roll rate / recall / value accuracy / mistakes (silent)")
         for change, r in rows.items():
             print(f"  {change:32s} {r['read_f1']:.4f}  {r['exact_roll_rate']:.3f}  "
-                  f"{r['recall']:.3f}  {r['value_accuracy']:.3f}")
+                  f"{r['recall']:.3f}  {r['value_accuracy']:.3f}  {r['mistakes']:3d} ({r['silent']})")
         changed = [r["read_f1"] for change, r in rows.items() if change != AS_TAKEN]
         if changed:
             print(f"  {f'mean over the {len(changed)} changes':32s} {sum(changed) / len(changed):.4f}")

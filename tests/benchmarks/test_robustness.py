@@ -22,9 +22,31 @@ def scores() -> dict[str, dict[str, float]]:
 
 def test_each_change_reports_finding_and_reading(scores) -> None:
     assert list(scores) == [robustness.AS_TAKEN, "grey"]
+    ratios = {"read_f1", "exact_roll_rate", "recall", "value_accuracy"}
     for row in scores.values():
-        assert set(row) == {"read_f1", "exact_roll_rate", "recall", "value_accuracy"}
-        assert all(0.0 <= value <= 1.0 for value in row.values())
+        assert set(row) == ratios | {"mistakes", "silent"}
+        assert all(0.0 <= row[key] <= 1.0 for key in ratios)
+        assert 0 <= row["silent"] <= row["mistakes"]
+
+
+def test_a_wrong_label_is_one_mistake_silent_only_if_read_surely(tmp_path) -> None:
+    import json
+    import shutil
+
+    from vision.dataset import read_dataset
+
+    photo = next(p for p in read_dataset(ROOT / "sample_images") if p.image.startswith("matteop65_wood/"))
+    reader = DiceReader()
+    read = reader.read(robustness.load_image(photo.path))
+    (tmp_path / "set").mkdir()
+    shutil.copy(photo.path, tmp_path / "set" / "photo.jpg")
+    # Every die labelled as read, but the first one pip off: exactly one mistake.
+    dice = [{"value": int(v) % 6 + 1 if i == 0 else int(v), "box": [float(x) for x in b]}
+            for i, (b, v) in enumerate(zip(read.boxes, read.values))]
+    (tmp_path / "set" / "labels.jsonl").write_text(json.dumps(
+        {"image": "photo.jpg", "split": "dev", "size": list(photo.size), "dice": dice}) + "\n")
+    row = robustness.measure(reader, tmp_path / "set", "dev", [robustness.AS_TAKEN])[robustness.AS_TAKEN]
+    assert (row["mistakes"], row["silent"]) == (1, int(read.confidences[0] >= reader.low_confidence))
 
 
 def test_read_f1_is_bounded_by_what_was_found_and_read(scores) -> None:
