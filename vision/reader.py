@@ -264,7 +264,7 @@ class DiceReader:
         probs[doubt] = mean[doubt]
         return probs, mean
 
-    def _confidence(self, probs: np.ndarray, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _values_held(self, probs: np.ndarray, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each crop's value (1-6) and how sure the reader is of it: the probability of that
         value, at most its mean over the views read (`_second_look`).
 
@@ -304,14 +304,14 @@ class DiceReader:
             probs[small] = self._classify(crops[small])
         # Only the final crops get a second look: most doubtful first crops are the small ones.
         probs, views = self._second_look(crops, probs)
-        faces = probs[:, : self.not_a_die]
-        values, held = self._confidence(probs, views)
+        top = probs[:, : self.not_a_die].max(axis=1)
+        values, held = self._values_held(probs, views)
         detected = np.minimum(1.0, scores / FULL_PEAK)
         # Much smaller than the other dice and not clearly read: a pip, a side face, the
         # table. Judged on the reading, not on its check: the check only ever marks dice.
-        stray = (relative < self.min_relative_size) & (faces.max(axis=1) * detected < self.keep_small_above)
+        stray = (relative < self.min_relative_size) & (top * detected < self.keep_small_above)
         # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
-        plain = (scores >= self.min_score) | (faces.max(axis=1) >= self.weak_sure)
+        plain = (scores >= self.min_score) | (top >= self.weak_sure)
         keep = (probs[:, self.not_a_die] < self.max_not_a_die) & ~stray & plain
         return Readings(boxes[keep], values[keep], held[keep], scores[keep], relative[keep])
 
@@ -321,7 +321,7 @@ class DiceReader:
         h, w = image.shape[:2]
         crop = _square_crop(image, w / 2, h / 2, max(h, w), self.crop_size)
         crops = crop.transpose(2, 0, 1)[None] * np.float32(1 / 255)
-        values, held = self._confidence(*self._second_look(crops, self._classify(crops)))
+        values, held = self._values_held(*self._second_look(crops, self._classify(crops)))
         return Die(int(values[0]), (0.0, 0.0, float(w), float(h)), float(held[0]))
 
 

@@ -72,7 +72,7 @@ def test_confidence_is_at_most_the_views_mean_of_the_value_read():
     views = np.array([[0.4, 0.55, 0.01, 0.01, 0.01, 0.01, 0.01],
                       [0.01, 0.95, 0.01, 0.01, 0.01, 0.005, 0.005],
                       [0.1, 0.2, 0.1, 0.1, 0.1, 0.1, 0.3]])
-    values, held = reader._confidence(probs, views)
+    values, held = reader._values_held(probs, views)
     assert values.tolist() == [1, 2, 1]
     np.testing.assert_allclose(held, [0.4, 0.9, 0.1])
 
