@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from reader_options import reader_options  # noqa: E402
+from training.calibrate import right_readings  # noqa: E402
 from training.data import Sample  # noqa: E402
 from training.sources import synth_scene_source  # noqa: E402
 from vision.detections import Dice  # noqa: E402
@@ -65,11 +66,10 @@ def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values
     truth = Dice(boxes, values, np.ones(len(values), np.float32))
     found = reader.read(image)
     pairs = match_boxes(truth.boxes, found.boxes)
-    on_unreadable = {int(j) for i, j in pairs if not readable[i]}
     extra = np.ones(len(found), bool)
     extra[pairs[:, 1]] = False
     on_dice = 0 if die_boxes is None else int(inside(centres(found.boxes[extra]), die_boxes).any(axis=1).sum())
-    found = found[np.array([j not in on_unreadable for j in range(len(found))], bool)]
+    found = found[right_readings(found.boxes, found.values, boxes, values, readable)[1]]
     return score_photo(truth[readable], found), on_dice, unsure_counts(truth[readable], found, reader.low_confidence)
 
 

@@ -47,7 +47,8 @@ def right_readings(found_boxes: np.ndarray, found_values: np.ndarray, boxes: np.
     """Which found dice were read right, and which count (not on a die marked unreadable).
 
     Boxes are paired by the datasets' scoring rule (`vision.metrics.match_boxes`); a found
-    die paired with no die was not read right.
+    die paired with no die was not read right. `benchmarks/rendered_scenes.py` leaves out
+    the same readings.
     """
     right = np.zeros(len(found_boxes), bool)
     counts = np.ones(len(found_boxes), bool)
