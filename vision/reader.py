@@ -59,6 +59,14 @@ SAME_FACE = (
 #: it marks as many mistakes as all four, for fewer right dice, at a quarter of the reads.
 CHECK_VIEWS = (SAME_FACE[1],)
 
+#: The crop in other colours: its colour channels turned round once and twice (BGR as GRB,
+#: then RBG). A die shows the same pips in any colour, while a reader that met some
+#: colours of dice more than others reads the rest less surely.
+OTHER_COLOURS = (
+    lambda c: c[:, [1, 2, 0]],
+    lambda c: c[:, [2, 0, 1]],
+)
+
 
 class DiceReader:
     """Reads every die in a photo. Load once, call `read` for each photo (thread-safe)."""
@@ -68,7 +76,8 @@ class DiceReader:
                  reread_below: float = 0.85, min_relative_size: float = 0.65,
                  keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.7, check_below: float = 0.9,
-                 weak_score: float | None = 0.3, weak_sure: float = 0.8, capped: bool = True) -> None:
+                 weak_score: float | None = 0.3, weak_sure: float = 0.8, capped: bool = True,
+                 colours: bool = False) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
@@ -112,6 +121,7 @@ class DiceReader:
         self.check_below = check_below
         self.weak_score = self.min_score if weak_score is None else min(weak_score, self.min_score)
         self.weak_sure = weak_sure
+        self.doubt_views = SAME_FACE + OTHER_COLOURS if colours else SAME_FACE
         #: Dice under this confidence are shown to players as uncertain.
         self.low_confidence = low_confidence
 
@@ -250,7 +260,7 @@ class DiceReader:
         doubt = np.flatnonzero(top < self.turn_below)
         check = np.flatnonzero((top >= self.turn_below) & (top < self.check_below))
         mean = probs.copy()
-        looks = [(rows, views) for rows, views in ((doubt, SAME_FACE), (check, CHECK_VIEWS)) if len(rows)]
+        looks = [(rows, views) for rows, views in ((doubt, self.doubt_views), (check, CHECK_VIEWS)) if len(rows)]
         if not looks:
             return probs, mean
         again = self._classify(np.concatenate([view(crops[rows]) for rows, views in looks for view in views]))
