@@ -67,6 +67,11 @@ OTHER_COLOURS = (
     lambda c: c[:, [2, 0, 1]],
 )
 
+#: Every view a doubtful crop is read in (`DiceReader(colours=True)`, the default): on
+#: byler_d6's dev photos with their colours swapped it reads 0.969 instead of 0.956, as
+#: taken 0.985 instead of 0.982, at +0.6-0.8 ms a busy photo (models/HISTORY.md, session 24).
+DOUBT_VIEWS = SAME_FACE + OTHER_COLOURS
+
 
 class DiceReader:
     """Reads every die in a photo. Load once, call `read` for each photo (thread-safe)."""
@@ -77,7 +82,7 @@ class DiceReader:
                  keep_small_above: float = 0.7, zoom_below: float = 24.0, zoom_target: float = 32.0,
                  zoom_max_side: int = 1024, turn_below: float = 0.7, check_below: float = 0.9,
                  weak_score: float | None = 0.3, weak_sure: float = 0.8, capped: bool = True,
-                 colours: bool = False) -> None:
+                 colours: bool = True) -> None:
         """Load both models from `models_dir` (default: DICECAM_MODELS, else the shipped ones).
 
         The thresholds were chosen on the train photos (see models/README.md):
@@ -94,7 +99,8 @@ class DiceReader:
         to check its reading: its value stays, its confidence is at most the mean
         probability of that value over both readings (0 checks none). A weak peak, from
         `weak_score` up to `min_score`, is read too and kept only when the reader's top
-        probability for it is at least `weak_sure` (None: no weak peaks). Each die's
+        probability for it is at least `weak_sure` (None: no weak peaks). With `colours`,
+        a doubtful crop is also read in `OTHER_COLOURS` (`DOUBT_VIEWS`). Each die's
         confidence is at most the chance the shipped fit gives it of being right
         (`vision.confidence`), where the folder has one and `capped` is true.
         """
@@ -121,7 +127,7 @@ class DiceReader:
         self.check_below = check_below
         self.weak_score = self.min_score if weak_score is None else min(weak_score, self.min_score)
         self.weak_sure = weak_sure
-        self.doubt_views = SAME_FACE + OTHER_COLOURS if colours else SAME_FACE
+        self.doubt_views = DOUBT_VIEWS if colours else SAME_FACE
         #: Dice under this confidence are shown to players as uncertain.
         self.low_confidence = low_confidence
 
@@ -248,7 +254,8 @@ class DiceReader:
 
         A face shows the same number of pips turned or mirrored, while the reader's
         mistakes do not turn with them: a doubtful crop (top probability under
-        `turn_below`) is read again in `SAME_FACE` views and the readings averaged. A crop
+        `turn_below`) is read again in `SAME_FACE` views, and in `OTHER_COLOURS` where
+        `colours` is set, and the readings averaged. A crop
         read fairly surely (up to `check_below`) is read once more in `CHECK_VIEWS`, in the
         same batch, only to check: its reading stays (averaging more views cost the train
         photos a die or two, models/HISTORY.md), but the mean says how well it holds. Clear
