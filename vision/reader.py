@@ -254,9 +254,9 @@ class DiceReader:
 
         A face shows the same number of pips turned or mirrored, while the reader's
         mistakes do not turn with them: a doubtful crop (top probability under
-        `turn_below`) is read again in `SAME_FACE` views, and in `OTHER_COLOURS` where
-        `colours` is set, and the readings averaged. A crop
-        read fairly surely (up to `check_below`) is read once more in `CHECK_VIEWS`, in the
+        `turn_below`) is read again in `SAME_FACE` views (and `OTHER_COLOURS`: a die's pips
+        count the same in any colour, unless `colours` is off) and the readings averaged.
+        A crop read fairly surely (up to `check_below`) is read once more in `CHECK_VIEWS`, in the
         same batch, only to check: its reading stays (averaging more views cost the train
         photos a die or two, models/HISTORY.md), but the mean says how well it holds. Clear
         crops are read once, so a photo of thirty clear dice costs one read of each. A

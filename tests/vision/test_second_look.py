@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vision.decode import load_image
+from vision.metrics import score_photo, total
 from vision.reader import CHECK_VIEWS, DOUBT_VIEWS, OTHER_COLOURS, SAME_FACE, DiceReader
 
 from test_samples import PHOTOS
@@ -164,8 +165,6 @@ def test_colour_views_help_with_dice_in_other_colours():
     better with the colour views (the default) than without: the shared photos have few
     such dice. With today's networks 3 mistakes instead of 5; a new network that reads
     them all right either way would need this test to be looked at again."""
-    from vision.metrics import score_photo, total
-
     plain, coloured = DiceReader(colours=False), DiceReader()
     scores: dict[str, list] = {"plain": [], "coloured": []}
     for photo in [p for p in PHOTOS if not p.crop]:
