@@ -28,11 +28,11 @@ def main() -> None:
     args = ap.parse_args()
     os.environ["DICECAM_CACHE"] = tempfile.mkdtemp(prefix="dicecam-bench-")
 
-    from scoring import Game
-    from scoring.advisor.advice import advise
-    from scoring.advisor.cache import load_or_build
-    from scoring.advisor.solver import solve_column
-    from scoring.advisor.tables import column_rules
+    from dicecam.scoring import Game
+    from dicecam.scoring.advisor.advice import advise
+    from dicecam.scoring.advisor.cache import load_or_build
+    from dicecam.scoring.advisor.solver import solve_column
+    from dicecam.scoring.advisor.tables import column_rules
 
     try:
         import yatzy_solver as ys
@@ -67,8 +67,8 @@ def main() -> None:
                  for _ in range(args.queries)]
         result[f"advice_throw{throw}_ms_median"] = round(1000 * statistics.median(times), 2)
     # Würfelspiel: the pass tables (built once, about 1.5 minutes) and its advice.
-    from scoring.advisor.cache import load_or_build_passes
-    from scoring.advisor.wuerfelspiel import MAX_PASSES
+    from dicecam.scoring.advisor.cache import load_or_build_passes
+    from dicecam.scoring.advisor.wuerfelspiel import MAX_PASSES
 
     ws = column_rules("wuerfelspiel")
     load_or_build_passes(ws, MAX_PASSES)

@@ -23,8 +23,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_vision import SCENES, SIZES, table_photo  # noqa: E402
 from reader_options import reader_options  # noqa: E402
@@ -52,8 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", type=Path, default=None)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    from vision.decode import decode_image
-    from vision.reader import DiceReader
+    from dicecam.vision.decode import decode_image
+    from dicecam.vision.reader import DiceReader
 
     default, other = DiceReader(args.models), DiceReader(args.models, **reader_options(args.option))
     rows = []

@@ -88,8 +88,8 @@ def _maxrss_mb() -> float:
 
 def worker(photo: Path, repeats: int, models: str | None, options: dict[str, float] | None = None) -> dict:
     data = photo.read_bytes()
-    from vision.decode import decode_image
-    from vision.reader import DiceReader
+    from dicecam.vision.decode import decode_image
+    from dicecam.vision.reader import DiceReader
 
     start = time.perf_counter()
     reader = DiceReader(models, **(options or {}))
@@ -161,5 +161,4 @@ def _run_worker(photo: Path, args: argparse.Namespace) -> dict | None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     sys.exit(main())

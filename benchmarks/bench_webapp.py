@@ -24,7 +24,6 @@ from pathlib import Path
 import cv2
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 DEFAULT_PHOTO = ROOT / "sample_images" / "byler_d6" / "IMG_20191209_100714.jpg"
 
@@ -46,7 +45,7 @@ def main() -> int:
     parser.add_argument("--photo", type=Path, default=DEFAULT_PHOTO)
     args = parser.parse_args()
 
-    from webapp import create_app
+    from dicecam.webapp import create_app
 
     data = phone_photo(args.photo)
     with tempfile.TemporaryDirectory() as tmp:

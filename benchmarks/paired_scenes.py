@@ -21,13 +21,11 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from reader_options import reader_options  # noqa: E402
 from rendered_scenes import SEED, rendered, score_scene  # noqa: E402
-from vision.metrics import Score  # noqa: E402
-from vision.reader import DiceReader  # noqa: E402
+from dicecam.vision.metrics import Score  # noqa: E402
+from dicecam.vision.reader import DiceReader  # noqa: E402
 
 COUNTED = ("labelled", "predicted", "right")  # what read F1 is made of
 

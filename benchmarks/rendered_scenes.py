@@ -29,16 +29,14 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from reader_options import reader_options  # noqa: E402
-from training.calibrate import right_readings  # noqa: E402
-from training.data import Sample  # noqa: E402
-from training.sources import synth_scene_source  # noqa: E402
-from vision.detections import Dice  # noqa: E402
-from vision.metrics import Score, centres, inside, match_boxes, score_photo, total, unsure_counts  # noqa: E402
-from vision.reader import DiceReader  # noqa: E402
+from dicecam.training.calibrate import right_readings  # noqa: E402
+from dicecam.training.data import Sample  # noqa: E402
+from dicecam.training.sources import synth_scene_source  # noqa: E402
+from dicecam.vision.detections import Dice  # noqa: E402
+from dicecam.vision.metrics import Score, centres, inside, match_boxes, score_photo, total, unsure_counts  # noqa: E402
+from dicecam.vision.reader import DiceReader  # noqa: E402
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
 TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 0 up to (not including) 55

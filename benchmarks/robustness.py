@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from reader_options import reader_options  # noqa: E402
-from vision.dataset import read_dataset  # noqa: E402
-from vision.decode import load_image  # noqa: E402
-from vision.detections import Dice  # noqa: E402
-from vision.metrics import score_photo, total, unsure_counts  # noqa: E402
-from vision.photo_changes import CHANGES  # noqa: E402
-from vision.reader import DiceReader  # noqa: E402
+from dicecam.vision.dataset import read_dataset  # noqa: E402
+from dicecam.vision.decode import load_image  # noqa: E402
+from dicecam.vision.detections import Dice  # noqa: E402
+from dicecam.vision.metrics import score_photo, total, unsure_counts  # noqa: E402
+from dicecam.vision.photo_changes import CHANGES  # noqa: E402
+from dicecam.vision.reader import DiceReader  # noqa: E402
 
 AS_TAKEN = "as taken"  # the photo unchanged: the baseline, not one of the changes
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))

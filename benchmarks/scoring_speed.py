@@ -13,9 +13,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from scoring import Game  # noqa: E402
+from dicecam.scoring import Game  # noqa: E402
 
 
 def _ms(fn, repeat: int) -> float:

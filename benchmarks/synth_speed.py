@@ -9,16 +9,14 @@ reported: on a shared machine the CPU figure is the fairer one.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.synth import render_crop, render_scene  # noqa: E402
+from dicecam.training.synth import render_crop, render_scene  # noqa: E402
 
 
 def _rate(label: str, n: int, fn) -> None:

@@ -5,13 +5,13 @@ Knows nothing of pixels or HTTP. Public API (see docs/ARCHITECTURE.md):
 `RuleError`, `GameFileError`, `UnknownVariant`.
 """
 
-from scoring.boxes import BOXES, LOWER, UPPER, Box, score_all, score_box
-from scoring.errors import GameFileError, RuleError, ScoringError, UnknownVariant
-from scoring.game import Game
-from scoring.poker import KeepOption, best_points, is_bust, keep_options, keep_points
-from scoring.push_table import TurnState
-from scoring.sheet import Sheet
-from scoring.variants import Choice, SheetVariant, Variant, all_variants, get_variant
+from dicecam.scoring.boxes import BOXES, LOWER, UPPER, Box, score_all, score_box
+from dicecam.scoring.errors import GameFileError, RuleError, ScoringError, UnknownVariant
+from dicecam.scoring.game import Game
+from dicecam.scoring.poker import KeepOption, best_points, is_bust, keep_options, keep_points
+from dicecam.scoring.push_table import TurnState
+from dicecam.scoring.sheet import Sheet
+from dicecam.scoring.variants import Choice, SheetVariant, Variant, all_variants, get_variant
 
 __all__ = [
     "BOXES", "LOWER", "UPPER", "Box", "Choice", "Game", "GameFileError", "KeepOption",

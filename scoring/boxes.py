@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from scoring.dice import counts
+from dicecam.scoring.dice import counts
 
 
 class Box(StrEnum):

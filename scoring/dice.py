@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scoring.errors import RuleError
+from dicecam.scoring.errors import RuleError
 
 FACES = (1, 2, 3, 4, 5, 6)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from scoring.boxes import BOXES, Box
-from scoring.errors import RuleError
+from dicecam.scoring.boxes import BOXES, Box
+from dicecam.scoring.errors import RuleError
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import GameFileError, RuleError, ScoringError
-from scoring.events import Event
-from scoring.push_table import PushTable, TurnState
-from scoring.sheet import Sheet
-from scoring.sheet_table import SheetTable
-from scoring.variants import Choice, Variant, get_variant
+from dicecam.scoring.errors import GameFileError, RuleError, ScoringError
+from dicecam.scoring.events import Event
+from dicecam.scoring.push_table import PushTable, TurnState
+from dicecam.scoring.sheet import Sheet
+from dicecam.scoring.sheet_table import SheetTable
+from dicecam.scoring.variants import Choice, Variant, get_variant
 
 MAX_NAME_LENGTH = 40
 _FILE_KEYS = {"variant", "players", "options", "events"}

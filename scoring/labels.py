@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.boxes import Box
+from dicecam.scoring.boxes import Box
 
 LANGS = ("de", "en")
 

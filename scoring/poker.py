@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from scoring.dice import counts
-from scoring.errors import RuleError
+from dicecam.scoring.dice import counts
+from dicecam.scoring.errors import RuleError
 
 SINGLE_POINTS = {1: 100, 5: 50}
 STRAIGHT_POINTS = 1000

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scoring import poker
-from scoring.dice import check_dice
-from scoring.errors import RuleError
-from scoring.events import Bank, Throw, parse_push_event
-from scoring.variants import Variant
-from scoring.turns import check_not_over, check_turn, winner_of
+from dicecam.scoring import poker
+from dicecam.scoring.dice import check_dice
+from dicecam.scoring.errors import RuleError
+from dicecam.scoring.events import Bank, Throw, parse_push_event
+from dicecam.scoring.variants import Variant
+from dicecam.scoring.turns import check_not_over, check_turn, winner_of
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from scoring.boxes import BOXES, UPPER, Box
+from dicecam.scoring.boxes import BOXES, UPPER, Box
 
 if TYPE_CHECKING:
-    from scoring.variants import SheetVariant
+    from dicecam.scoring.variants import SheetVariant
 
 Cells = tuple[int | None, ...]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.dice import check_dice
-from scoring.errors import RuleError
-from scoring.events import Fill, parse_sheet_event
-from scoring.sheet import Sheet
-from scoring.variants import Choice, SheetVariant
-from scoring.turns import check_not_over, check_turn, winner_of
+from dicecam.scoring.dice import check_dice
+from dicecam.scoring.errors import RuleError
+from dicecam.scoring.events import Fill, parse_sheet_event
+from dicecam.scoring.sheet import Sheet
+from dicecam.scoring.variants import Choice, SheetVariant
+from dicecam.scoring.turns import check_not_over, check_turn, winner_of
 
 
 @dataclass(frozen=True)

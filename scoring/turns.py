@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.errors import RuleError
+from dicecam.scoring.errors import RuleError
 
 
 def check_not_over(table) -> None:

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from scoring import labels
-from scoring.boxes import BOXES, Box, is_five_kind, joker_score, score_all, score_box, upper_box
-from scoring.errors import RuleError, UnknownVariant
-from scoring.sheet import Sheet
+from dicecam.scoring import labels
+from dicecam.scoring.boxes import BOXES, Box, is_five_kind, joker_score, score_all, score_box, upper_box
+from dicecam.scoring.errors import RuleError, UnknownVariant
+from dicecam.scoring.sheet import Sheet
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ class SheetVariant(Variant):
             self.extra_bonus(sheet, dice))
 
     def new_table(self, players: tuple[str, ...], options: dict):
-        from scoring.sheet_table import SheetTable
+        from dicecam.scoring.sheet_table import SheetTable
 
         return SheetTable.start(self, players)
 
@@ -257,7 +257,7 @@ class Wuerfelpoker(Variant):
         raise RuleError("Würfelpoker has no boxes", code="unknown_box", name=str(box))
 
     def new_table(self, players, options):
-        from scoring.push_table import PushTable
+        from dicecam.scoring.push_table import PushTable
 
         return PushTable.start(self, players, options)
 

@@ -7,7 +7,7 @@ import pytest
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    from webapp import create_app
+    from dicecam.webapp import create_app
 
     data = tmp_path / "data"
     # Nothing may fall back to the real per-user folder during tests.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.photo_changes import turn_hue
+from dicecam.vision.photo_changes import turn_hue
 
 
 def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = False) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Fit the confidence cap (`vision.confidence`) for the networks in a models folder.
 
-    python -m training.calibrate models/ [--scenes 2000] [--seeds 61,62]   # writes models/confidence.json
+    python -m dicecam.training.calibrate models/ [--scenes 2000] [--seeds 61,62]   # writes models/confidence.json
 
 Reads rendered throws (half as a phone held upright takes them, half turned any way,
 each from its own training seed) with the networks in the folder, uncapped, and fits by
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from training.sources import synth_scene_source
-from vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features, sigmoid
-from vision.metrics import match_boxes
+from dicecam.training.sources import synth_scene_source
+from dicecam.vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features, sigmoid
+from dicecam.vision.metrics import match_boxes
 
 #: Weight decay of the fit: keeps it finite where the readings separate cleanly (a tiny set).
 L2 = 1e-3
@@ -60,7 +60,7 @@ def right_readings(found_boxes: np.ndarray, found_values: np.ndarray, boxes: np.
 
 def collect(models: Path, *, scenes: int, seeds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Features (N, 4) and right/wrong of every counted reading on the rendered throws."""
-    from vision.reader import DiceReader
+    from dicecam.vision.reader import DiceReader
 
     reader = DiceReader(models, capped=False)
     xs, ys = [], []
@@ -81,7 +81,7 @@ def collect(models: Path, *, scenes: int, seeds: tuple[int, int]) -> tuple[np.nd
 
 def fingerprints(models: Path) -> dict[str, str]:
     """The networks a fit was made for, by the SHA-256 of their files (a test holds the shipped fit to them)."""
-    from vision.reader import DETECTOR_FILE, READER_FILE
+    from dicecam.vision.reader import DETECTOR_FILE, READER_FILE
 
     return {name: hashlib.sha256((models / name).read_bytes()).hexdigest() for name in (DETECTOR_FILE, READER_FILE)}
 
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     out = args.out or args.models / CONFIDENCE_FILE
     out.write_text(fit.to_json(scenes=args.scenes, seeds=list(seeds), readings=len(right),
                                right=int(right.sum()), networks=fingerprints(args.models),
-                               made_by="python -m training.calibrate"), encoding="utf-8")
+                               made_by="python -m dicecam.training.calibrate"), encoding="utf-8")
     print(f"{len(right)} readings on {args.scenes} rendered throws, {int(right.sum())} right: {fit} -> {out}")
 
 

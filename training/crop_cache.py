@@ -1,7 +1,7 @@
 """Pre-render synthetic reader crops to disk, so reader training is not bound by rendering.
 
-    python -m training.crop_cache --count 12000      # writes data/synth_crops.npz
-    python -m training.crop_cache --upright          # writes data/synth_crops_upright.npz
+    python -m dicecam.training.crop_cache --count 12000      # writes data/synth_crops.npz
+    python -m dicecam.training.crop_cache --upright          # writes data/synth_crops_upright.npz
 
 `count` crops of dice showing a value (class value - 1), then `--side` crops centred on a
 side face (class NOT_A_DIE) from their own random stream, so adding side faces leaves the
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from training.models import NOT_A_DIE
-from training.synth import keeps_up, render_crop_and_tilt, render_side_crop
+from dicecam.training.models import NOT_A_DIE
+from dicecam.training.synth import keeps_up, render_crop_and_tilt, render_side_crop
 
 CACHE = Path("data") / "synth_crops.npz"
 UPRIGHT_CACHE = Path("data") / "synth_crops_upright.npz"

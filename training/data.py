@@ -11,8 +11,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.corrections import Correction, correct
-from vision.detections import Dice
+from dicecam.vision.corrections import Correction, correct
+from dicecam.vision.detections import Dice
 
 DEFAULT_ROOT = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
 

@@ -1,9 +1,9 @@
 """A trainable checkpoint from a shipped ONNX file, to fine-tune the shipped networks on a
 machine that lacks the recipe's runs/ folder:
 
-    python -m training.from_onnx models/reader.onnx runs/shipped/reader.pt [--upright]
-    python -m training.from_onnx models/detector.onnx runs/shipped/detector.pt [--upright]
-    python -m training.train reader --init runs/shipped/reader.pt ...
+    python -m dicecam.training.from_onnx models/reader.onnx runs/shipped/reader.pt [--upright]
+    python -m dicecam.training.from_onnx models/detector.onnx runs/shipped/detector.pt [--upright]
+    python -m dicecam.training.train reader --init runs/shipped/reader.pt ...
 
 The export folds each batch norm into the convolution before it (`W * g / s`, bias
 `b - m * g / s`), which loses the norm's own scale and statistics. They are measured
@@ -39,7 +39,7 @@ def _module_path(node_name: str) -> str:
 
 
 def _blank_network(onnx_model) -> nn.Module:
-    from training.models import DiceDetector, FaceReader
+    from dicecam.training.models import DiceDetector, FaceReader
 
     meta = {entry.key: entry.value for entry in onnx_model.metadata_props}
     if "crop_size" in meta:
@@ -194,7 +194,7 @@ def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> 
     """Training batches as `training.train` draws them (its streams and batch sizes)."""
     from torch.utils.data import DataLoader
 
-    from training.train import DetectorStream, ReaderStream, parser
+    from dicecam.training.train import DetectorStream, ReaderStream, parser
 
     # The rendered shares of the recipe's tunes (readers 0.45, detectors 0.5 and more).
     if kind == "reader":
@@ -211,7 +211,7 @@ def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> 
 
 
 def main(argv: list[str] | None = None) -> None:
-    from training.models import FaceReader
+    from dicecam.training.models import FaceReader
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("onnx", type=Path, help="a detector.onnx or reader.onnx of this project")

@@ -1,6 +1,6 @@
 """Hard-negative mining: what the current model mistakes for dice on the train photos.
 
-    python -m training.mine models/     # writes data/hard_negatives.npz
+    python -m dicecam.training.mine models/     # writes data/hard_negatives.npz
 
 Runs the exported model (onnxruntime, like the app) over the train splits and rendered
 scenes, keeps every detection that frames no labelled die, and stores its crop, cut the way the reader's crops are cut.
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from training.crop_cache import SIZE
-from training.reader_data import CROP_SCALE, crop_square
-from training.sources import DETECTOR_SETS, real_samples, synth_scene_source
+from dicecam.training.crop_cache import SIZE
+from dicecam.training.reader_data import CROP_SCALE, crop_square
+from dicecam.training.sources import DETECTOR_SETS, real_samples, synth_scene_source
 
 CACHE = Path("data") / "hard_negatives.npz"
 
@@ -46,7 +46,7 @@ def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = Fals
     `upright`: the rendered scenes as a phone held upright takes them, the views a detector
     trained with `training.train detector --upright` is made for.
     """
-    from vision.reader import DiceReader
+    from dicecam.vision.reader import DiceReader
 
     # Raw detections (a lower threshold, no reader verdict): the reader must learn to refuse them.
     reader = DiceReader(models, min_score=0.15)

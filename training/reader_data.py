@@ -7,9 +7,9 @@ from functools import partial
 import cv2
 import numpy as np
 
-from training import augment
-from training.models import NOT_A_DIE, READER_SIZE
-from vision.metrics import centres as box_centres
+from dicecam.training import augment
+from dicecam.training.models import NOT_A_DIE, READER_SIZE
+from dicecam.vision.metrics import centres as box_centres
 
 #: A reader crop is the detected top-face box grown by this factor (must match vision.reader).
 CROP_SCALE = 1.35

@@ -1,7 +1,7 @@
 """The whole recipe of the shipped models, as one command:
 
-    python -m training.recipe            # about 11 h on a 2-core CPU; writes models/
-    python -m training.recipe --device cuda   # where a GPU is lent: the networks learn there
+    python -m dicecam.training.recipe            # about 11 h on a 2-core CPU; writes models/
+    python -m dicecam.training.recipe --device cuda   # where a GPU is lent: the networks learn there
 
 Stages:
 1. render the synthetic crop cache for the reader (data/synth_crops.npz);
@@ -99,7 +99,7 @@ STEEP_PAIR: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: str | None = None,
                threads: str = "2", steps: str = "3000") -> tuple[str, ...]:
     """A detector fine-tune (3000 steps) from `init` into runs/NAME, exported there or to `out`."""
-    return ("training.train", "detector", *options, "--init", init, "--det-steps", steps, "--det-lr", "1e-3",
+    return ("dicecam.training.train", "detector", *options, "--init", init, "--det-steps", steps, "--det-lr", "1e-3",
             "--synth", synth, "--seed", seed, "--threads", threads, "--runs", f"runs/{name}",
             "--out", out or f"runs/{name}")
 
@@ -108,7 +108,7 @@ def _reader_tune(name: str, seed: str, options: tuple[str, ...] = (), *, init: s
                  steps: str = "6000", lr: str = "1e-3", out: str | None = None) -> tuple[str, ...]:
     """A fine-tune of a reader (the base one: 6000 steps at 1e-3) on the shipped detector's
     negatives, into runs/NAME, exported there or to `out`."""
-    return ("training.train", "reader", *options, "--init", init, "--reader-steps", steps,
+    return ("dicecam.training.train", "reader", *options, "--init", init, "--reader-steps", steps,
             "--reader-lr", lr, "--synth", "0.45", "--seed", seed, "--threads", "2", "--runs", f"runs/{name}",
             "--out", out or f"runs/{name}")
 
@@ -126,7 +126,7 @@ def _average(tunes: tuple[tuple[str, ...], ...], folder: str, *options: str,
     """The fine-tunes' weights (each tune's run folder named first) averaged (`training.soup`)
     into `folder`'s checkpoint, its ONNX file there or to `out`; readers with `--reader`."""
     what = "reader" if "--reader" in options else "detector"
-    return ("training.soup", *(f"runs/{name}/{what}.pt" for name, *_ in tunes), *options, "--out", out or folder,
+    return ("dicecam.training.soup", *(f"runs/{name}/{what}.pt" for name, *_ in tunes), *options, "--out", out or folder,
             "--checkpoint", f"{folder}/{what}.pt")
 
 
@@ -159,11 +159,11 @@ def _detector_tune(name: str, steps: str, seed: str, options: tuple[str, ...]) -
 
 
 STAGES: tuple[tuple[str, ...], ...] = (
-    ("training.crop_cache", "--count", "12000"),
-    ("training.train", "detector", "--det-steps", "9000", "--det-lr", "3e-3", "--synth", "0.5", "--seed", "44",
+    ("dicecam.training.crop_cache", "--count", "12000"),
+    ("dicecam.training.train", "detector", "--det-steps", "9000", "--det-lr", "3e-3", "--synth", "0.5", "--seed", "44",
      "--threads", "2", "--holdout", "0.2", "--runs", "runs/detector", "--out", "models"),
-    ("training.mine", "models", "--scenes", "300"),
-    ("training.train", "reader", "--reader-steps", "18000", "--reader-lr", "3e-3", "--synth", "0.45",
+    ("dicecam.training.mine", "models", "--scenes", "300"),
+    ("dicecam.training.train", "reader", "--reader-steps", "18000", "--reader-lr", "3e-3", "--synth", "0.45",
      "--seed", "42", "--threads", "2", "--runs", "runs/reader", "--out", "runs/reader"),
     *(_fine_tune("runs/detector/detector.pt", name, synth, seed, *extra) for name, synth, seed, extra in FINE_TUNES),
     _average(FINE_TUNES, "runs/soup"),
@@ -171,10 +171,10 @@ STAGES: tuple[tuple[str, ...], ...] = (
       for name, synth, seed, extra in UPRIGHT_TUNES),
     _average(UPRIGHT_TUNES, "runs/soup-upright"),
     _fine_tune("runs/soup-upright/detector.pt", "detector-upright-55", "0.6", "55", "--upright", out="models"),
-    ("training.from_onnx", "models/detector.onnx", "runs/detector-restored/detector.pt", "--upright"),
-    ("training.mine", "models", "--scenes", "300", "--upright"),
+    ("dicecam.training.from_onnx", "models/detector.onnx", "runs/detector-restored/detector.pt", "--upright"),
+    ("dicecam.training.mine", "models", "--scenes", "300", "--upright"),
     _reader_tune(*READER_TUNES[0]),
-    ("training.crop_cache", "--count", "12000", "--upright"),
+    ("dicecam.training.crop_cache", "--count", "12000", "--upright"),
     *(_reader_tune(*tune) for tune in READER_TUNES[1:]),
     _average(READER_TUNES, "runs/reader-soup", "--reader"),
     _reader_tune("reader-glossy-47", "47", ("--upright",), init="runs/reader-soup/reader.pt", steps="3000",
@@ -182,14 +182,14 @@ STAGES: tuple[tuple[str, ...], ...] = (
     *(_fine_tune("runs/detector-restored/detector.pt", name, synth, seed, "--upright", *extra, threads="1")
       for name, synth, seed, extra in STEEP_PAIR),
     _average(STEEP_PAIR, "runs/detector-pair", out="models"),
-    ("training.from_onnx", "models/reader.onnx", "runs/reader-restored/reader.pt", "--upright"),
+    ("dicecam.training.from_onnx", "models/reader.onnx", "runs/reader-restored/reader.pt", "--upright"),
     *(_fresh_reader(*tune) for tune in FRESH_READERS),
     _average(FRESH_READERS, "runs/reader-fresh-soup", "--reader", "--upright", out="models"),
-    ("training.from_onnx", "models/detector.onnx", "runs/detector-19e/detector.pt", "--upright"),
+    ("dicecam.training.from_onnx", "models/detector.onnx", "runs/detector-19e/detector.pt", "--upright"),
     *(_detector_tune(*tune) for tune in DETECTOR_TUNES),
     _average(DETECTOR_TUNES, "runs/detector-five", out="models"),
     # Last: the confidence fit belongs to the networks it was made with.
-    ("training.calibrate", "models", "--scenes", "2000", "--seeds", "61,62"),
+    ("dicecam.training.calibrate", "models", "--scenes", "2000", "--seeds", "61,62"),
 )
 
 
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> None:
     for number, stage in enumerate(STAGES, start=1):
         if number < args.from_stage:
             continue
-        if stage[0] == "training.train":
+        if stage[0] == "dicecam.training.train":
             stage = (*stage, "--device", args.device)
         print(f"== stage {number}/{len(STAGES)}: {' '.join(stage)}", flush=True)
         subprocess.run([sys.executable, "-m", *stage], check=True, env=env, cwd=Path(__file__).resolve().parents[1])

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from training.data import Sample, load_split
+from dicecam.training.data import Sample, load_split
 
 #: Photo sets used for the detector (boxes) and all sets for the reader.
 DETECTOR_SETS = ("byler_d6", "matteop65_wood")
@@ -29,7 +29,7 @@ def synth_scene_source(*, upright: bool = False, steep: bool = False
     (`training.synth.render_scene`).
     """
     try:
-        from training.synth import render_scene
+        from dicecam.training.synth import render_scene
     except ImportError:
         return None
 
@@ -48,15 +48,15 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
                       ) -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
     """A function giving one synthetic reader crop (READER_SIZE) and its class, or None.
 
-    Uses the pre-rendered cache (`python -m training.crop_cache`, with `--upright` for
+    Uses the pre-rendered cache (`python -m dicecam.training.crop_cache`, with `--upright` for
     `upright` crops) when there is one and not `fresh`, with fresh jitter on every draw;
     otherwise renders each crop (a new die every time, as session 20's GPU tunes drew
     them). Cached crops are mirrored at random, and quarter-turned unless the cache marks
     them as an upright phone's tilted view (its `turnable`), whose top face must stay on top.
     """
-    from training.crop_cache import CACHE, UPRIGHT_CACHE
-    from training.reader_data import crop_square
-    from training.models import READER_SIZE
+    from dicecam.training.crop_cache import CACHE, UPRIGHT_CACHE
+    from dicecam.training.reader_data import crop_square
+    from dicecam.training.models import READER_SIZE
 
     path = UPRIGHT_CACHE if upright else CACHE
     if path.is_file() and not fresh:
@@ -75,7 +75,7 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
 
         return draw_cached
     try:
-        from training.synth import render_crop
+        from dicecam.training.synth import render_crop
     except ImportError:
         return None
 
@@ -88,9 +88,9 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
 
 def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None:
     """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined."""
-    from training.mine import CACHE
-    from training.reader_data import crop_square
-    from training.models import READER_SIZE
+    from dicecam.training.mine import CACHE
+    from dicecam.training.reader_data import crop_square
+    from dicecam.training.models import READER_SIZE
 
     if not CACHE.is_file():
         return None

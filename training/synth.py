@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from training.synth_dice import (
+from dicecam.training.synth_dice import (
     NORMALS,
     Camera,
     Light,
@@ -26,7 +26,7 @@ from training.synth_dice import (
     place_die,
     random_material,
 )
-from training.synth_textures import add_clutter, photo_surface, random_surface
+from dicecam.training.synth_textures import add_clutter, photo_surface, random_surface
 
 Box = tuple[float, float, float, float]
 

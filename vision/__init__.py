@@ -7,8 +7,8 @@ Public names:
 - `annotate`: draw a `Dice` onto a copy of a photo.
 """
 
-from vision.annotate import annotate
-from vision.decode import ImageError, decode_image, load_image
-from vision.detections import Dice, Die
+from dicecam.vision.annotate import annotate
+from dicecam.vision.decode import ImageError, decode_image, load_image
+from dicecam.vision.detections import Dice, Die
 
 __all__ = ["Dice", "Die", "ImageError", "annotate", "decode_image", "load_image"]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from vision.detections import UNSURE_BELOW, Dice
+from dicecam.vision.detections import UNSURE_BELOW, Dice
 
 # BGR
 CONFIDENT = (60, 200, 60)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detections import Dice
+from dicecam.vision.detections import Dice
 
 #: The fit ships beside the networks it was made for.
 CONFIDENCE_FILE = "confidence.json"

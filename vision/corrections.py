@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dataset import DatasetError, LabelledPhoto
-from vision.detections import Dice
-from vision.metrics import centres, inside
+from dicecam.vision.dataset import DatasetError, LabelledPhoto
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import centres, inside
 
 
 #: A correction names its die by the label's own box, to this many pixels.

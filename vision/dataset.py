@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.detections import Dice
+from dicecam.vision.detections import Dice
 
 LABELS_FILE = "labels.jsonl"
 

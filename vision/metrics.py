@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from vision.detections import Dice
+from dicecam.vision.detections import Dice
 
 
 def centres(boxes: np.ndarray) -> np.ndarray:

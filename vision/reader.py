@@ -8,19 +8,21 @@ import the training code.
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.confidence import FULL_PEAK, Readings, load_confidence_fit
-from vision.detections import UNSURE_BELOW, Dice, Die
-from vision.halvings import Halvings
-from vision.peaks import apart_from, centre_peaks, drop_nested, suppress_duplicates
-from vision.sizes import grown_to, longer_sides, relative_sides, typical_side
+from dicecam.vision.confidence import FULL_PEAK, Readings, load_confidence_fit
+from dicecam.vision.detections import UNSURE_BELOW, Dice, Die
+from dicecam.vision.halvings import Halvings
+from dicecam.vision.peaks import apart_from, centre_peaks, drop_nested, suppress_duplicates
+from dicecam.vision.sizes import grown_to, longer_sides, relative_sides, typical_side
 
-DEFAULT_MODELS = Path(__file__).resolve().parent.parent / "models"
+#: The shipped networks: package data of `dicecam.models` (the repository's `models/`).
+DEFAULT_MODELS = Path(str(resources.files("dicecam.models")))
 DETECTOR_FILE = "detector.onnx"
 READER_FILE = "reader.onnx"
 

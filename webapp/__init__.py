@@ -12,8 +12,8 @@ from pathlib import Path
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from webapp.datadir import default_data_dir
-from webapp.errors import WebError
+from dicecam.webapp.datadir import default_data_dir
+from dicecam.webapp.errors import WebError
 
 MAX_UPLOAD_MB = 20
 
@@ -38,7 +38,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
     Path(app.config["PHOTO_DIR"]).mkdir(parents=True, exist_ok=True)
 
-    from webapp import api, db, pages
+    from dicecam.webapp import api, db, pages
 
     db.init_app(app)
     db.init_db(app.config["DATABASE"])
@@ -54,7 +54,7 @@ def _wants_json() -> bool:
 
 
 def _register_errors(app: Flask) -> None:
-    from webapp.i18n import error_message, t
+    from dicecam.webapp.i18n import error_message, t
 
     def render(status: int, message: str, code: str):
         if _wants_json():
@@ -87,7 +87,7 @@ def _register_errors(app: Flask) -> None:
 
 
 def _register_headers(app: Flask) -> None:
-    from webapp.i18n import LANGS
+    from dicecam.webapp.i18n import LANGS
 
     @app.after_request
     def headers(resp):

@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import current_app
 
-from webapp.games import Stored
+from dicecam.webapp.games import Stored
 
 READY, PENDING, BUILDING, OFF = "ready", "pending", "building", "off"
 WAIT_S = 1.5
@@ -50,7 +50,7 @@ def enabled() -> bool:
     if not current_app.config.get("ADVICE", True):
         return False
     try:
-        import scoring.advisor  # noqa: F401  (only: is it there?)
+        import dicecam.scoring.advisor  # noqa: F401  (only: is it there?)
     except ImportError:
         return False
     return True
@@ -80,8 +80,8 @@ def tables_ready(stored: Stored) -> bool:
 
 
 def _warm_up(variant_id: str, players: tuple[str, ...], settings: dict) -> None:
-    from scoring import Game
-    from scoring.advisor import advise
+    from dicecam.scoring import Game
+    from dicecam.scoring.advisor import advise
 
     game = Game.new(variant_id, players, settings)
     try:
@@ -119,7 +119,7 @@ def _run(stored: Stored, kind: str, fn: Callable[..., Any], *args: Any) -> Resul
 
 
 def _advise(game, values: tuple[int, ...], number: int) -> dict | None:
-    from scoring.advisor import advise
+    from dicecam.scoring.advisor import advise
 
     try:
         return advise(game, list(values), number).to_dict()
@@ -129,7 +129,7 @@ def _advise(game, values: tuple[int, ...], number: int) -> dict | None:
 
 def _bank(game, values: tuple[int, ...], keep: tuple[int, ...]) -> dict | None:
     """Würfelpoker after a set-aside: the advice on that set-aside, bank or throw on."""
-    from scoring.advisor import advise
+    from dicecam.scoring.advisor import advise
 
     try:
         actions = advise(game.undo(), list(values)).to_dict()["actions"]
@@ -146,7 +146,7 @@ def _bank(game, values: tuple[int, ...], keep: tuple[int, ...]) -> dict | None:
 
 
 def _review(game) -> dict[str, list[dict]]:
-    from scoring.advisor import review
+    from dicecam.scoring.advisor import review
 
     return {player: [r.to_dict() for r in turns] for player, turns in review(game).items()}
 

@@ -5,8 +5,8 @@ and 2, the bank-or-throw-on hint of a Würfelpoker turn, and the review of a gam
 
 from __future__ import annotations
 
-from webapp import advice
-from webapp.games import Stored
+from dicecam.webapp import advice
+from dicecam.webapp.games import Stored
 
 # Losses under this are rounding noise of the tables, not a mistake worth showing.
 MIN_LOSS = 0.05

@@ -8,13 +8,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from webapp import games
-from webapp.db import get_db
-from webapp.errors import BadRequest, NotFound, Unavailable
-from webapp.evidence import PhotoStore, sniff_type
-from webapp.i18n import current_lang
-from webapp.present import state_json, throw_json
-from webapp.recognition import RecognitionUnavailable, decode, read_photo
+from dicecam.webapp import games
+from dicecam.webapp.db import get_db
+from dicecam.webapp.errors import BadRequest, NotFound, Unavailable
+from dicecam.webapp.evidence import PhotoStore, sniff_type
+from dicecam.webapp.i18n import current_lang
+from dicecam.webapp.present import state_json, throw_json
+from dicecam.webapp.recognition import RecognitionUnavailable, decode, read_photo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -55,7 +55,7 @@ def state_response(stored: games.Stored, status: int = 200) -> tuple[Response, i
 
 @bp.get("/variants")
 def variants():
-    from scoring import all_variants
+    from dicecam.scoring import all_variants
 
     lang = current_lang()
     return jsonify(
@@ -150,7 +150,7 @@ def add_throw(game_id: str):
 
 
 def _read_upload(data: bytes) -> dict:
-    from vision.decode import ImageError
+    from dicecam.vision.decode import ImageError
 
     if not data:
         raise BadRequest("err_image", reason="empty file")

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from scoring import Game, GameFileError, RuleError, ScoringError, get_variant
+from dicecam.scoring import Game, GameFileError, RuleError, ScoringError, get_variant
 
-from webapp.db import transaction
-from webapp.errors import BadRequest, Conflict, NotFound, Unprocessable
+from dicecam.webapp.db import transaction
+from dicecam.webapp.errors import BadRequest, Conflict, NotFound, Unprocessable
 
 MAX_NAME = 40
 MAX_PLAYERS = 12

@@ -6,13 +6,13 @@ import json
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from scoring import all_variants, get_variant
-from webapp import games
-from webapp.api import photo_store
-from webapp.db import get_db
-from webapp.errors import BadRequest
-from webapp.i18n import bundle, current_lang, number, t
-from webapp.present import state_json, throw_json
+from dicecam.scoring import all_variants, get_variant
+from dicecam.webapp import games
+from dicecam.webapp.api import photo_store
+from dicecam.webapp.db import get_db
+from dicecam.webapp.errors import BadRequest
+from dicecam.webapp.i18n import bundle, current_lang, number, t
+from dicecam.webapp.present import state_json, throw_json
 
 bp = Blueprint("pages", __name__)
 

@@ -7,10 +7,10 @@ import sqlite3
 
 from flask import url_for
 
-from webapp import games
-from webapp import advice
-from webapp.advice_json import bank_advice, review_json, throw_advice
-from webapp.games import Stored
+from dicecam.webapp import games
+from dicecam.webapp import advice
+from dicecam.webapp.advice_json import bank_advice, review_json, throw_advice
+from dicecam.webapp.games import Stored
 
 
 def throw_urls(game_id: str, row: sqlite3.Row) -> dict:

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from flask import Flask
 
-from vision.detections import UNSURE_BELOW
+from dicecam.vision.detections import UNSURE_BELOW
 
 # Phones upload about 2000 px on the long side; bigger photos (from API clients)
 # are shrunk for reading and annotating, while the original is kept as evidence.
@@ -45,7 +45,7 @@ def get_reader(app: Flask):
         reader = app.extensions.get("dicecam.reader")
         if reader is None:
             try:
-                from vision.reader import DiceReader
+                from dicecam.vision.reader import DiceReader
 
                 reader = DiceReader(app.config.get("MODELS_DIR"))
             except (ImportError, OSError, RuntimeError, ValueError) as exc:
@@ -57,14 +57,14 @@ def get_reader(app: Flask):
 
 def decode(data: bytes) -> np.ndarray:
     """Bytes -> BGR image; `vision.decode.ImageError` for anything unreadable."""
-    from vision.decode import decode_image
+    from dicecam.vision.decode import decode_image
 
     return decode_image(data)
 
 
 def read_photo(app: Flask, image: np.ndarray) -> Reading:
     """Read the dice in a decoded photo and draw them onto a copy."""
-    from vision.annotate import annotate
+    from dicecam.vision.annotate import annotate
 
     reader = get_reader(app)
     h, w = image.shape[:2]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 def load_reader(models: Path | None):
     """The `DiceReader` for `models` (default: the shipped models), or None after printing why not."""
-    from vision.reader import DiceReader
+    from dicecam.vision.reader import DiceReader
 
     try:
         return DiceReader(models)

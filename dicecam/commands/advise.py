@@ -26,7 +26,7 @@ def add_parser(subparsers) -> None:
 
 
 def _load(path: str):
-    from scoring import Game, RuleError
+    from dicecam.scoring import Game, RuleError
 
     try:
         with open(path, encoding="utf-8") as fh:
@@ -52,7 +52,7 @@ def _describe(action, variant, lang: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring import ScoringError
+    from dicecam.scoring import ScoringError
 
     try:
         dice = [int(v) for v in args.dice]
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         game = _load(args.game)
-        from scoring.advisor.advice import advise
+        from dicecam.scoring.advisor.advice import advise
 
         advice = advise(game, dice, args.throw)
     except ScoringError as e:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the models load only when a command runs
     import numpy as np
 
-    from vision.dataset import LabelledPhoto
-    from vision.detections import Dice
-    from vision.reader import DiceReader
+    from dicecam.vision.dataset import LabelledPhoto
+    from dicecam.vision.detections import Dice
+    from dicecam.vision.reader import DiceReader
 
 
 def add_parser(subparsers) -> None:
@@ -45,11 +45,11 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dicecam.commands._model import load_reader
-    from vision.corrections import corrected, read_corrections
-    from vision.dataset import DatasetError, read_dataset
-    from vision.decode import ImageError, load_image
-    from vision.detections import Dice
-    from vision.metrics import match_boxes, score_photo, total, unsure_counts
+    from dicecam.vision.corrections import corrected, read_corrections
+    from dicecam.vision.dataset import DatasetError, read_dataset
+    from dicecam.vision.decode import ImageError, load_image
+    from dicecam.vision.detections import Dice
+    from dicecam.vision.metrics import match_boxes, score_photo, total, unsure_counts
 
     try:
         photos = read_dataset(args.dataset, split=None if args.split == "all" else args.split)
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
 def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray) -> Dice:
     """The reader's dice for one labelled photo; a single-die crop is read whole (see above)."""
-    from vision.detections import Dice
+    from dicecam.vision.detections import Dice
 
     if not photo.crop:
         return reader.read(image)
@@ -155,7 +155,7 @@ def _annotated_name(image: str) -> str:
 def _write_miss(folder: Path, photo, image, predicted, pairs, low_confidence: float) -> None:
     import cv2
 
-    from vision.annotate import annotate_misses
+    from dicecam.vision.annotate import annotate_misses
 
     if photo.crop:
         # Crops are tiny (about 60 px): enlarge so the label can be read.

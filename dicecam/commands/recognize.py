@@ -27,7 +27,7 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dicecam.commands._model import load_reader
-    from vision.decode import ImageError, load_image
+    from dicecam.vision.decode import ImageError, load_image
 
     reader = None  # loaded on the first readable photo, then reused for all
     failed = False
@@ -77,7 +77,7 @@ def _report(args: argparse.Namespace, name: str, dice, ms: float, low_confidence
 def _write_annotated(folder: Path, name: str, image, dice, reader, written: set[Path]) -> bool:
     import cv2
 
-    from vision.annotate import annotate
+    from dicecam.vision.annotate import annotate
 
     target = folder / f"{Path(name).stem}.annotated.jpg"
     n = 2

@@ -40,7 +40,7 @@ def _load(path: str) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring import Game, GameFileError
+    from dicecam.scoring import Game, GameFileError
 
     try:
         game = Game.from_dict(_load(args.game))
@@ -84,7 +84,7 @@ def render(game, lang: str = "de") -> list[str]:
 
 
 def _sheet_lines(game, lang: str) -> list[str]:
-    from scoring import BOXES, UPPER
+    from dicecam.scoring import BOXES, UPPER
 
     t = _TEXT[lang]
     v = game.variant

@@ -22,7 +22,7 @@ def add_parser(subparsers) -> None:
 
 
 def _parse_dice(values: list[str]) -> list[int]:
-    from scoring import RuleError
+    from dicecam.scoring import RuleError
 
     try:
         return [int(v) for v in values]
@@ -31,8 +31,8 @@ def _parse_dice(values: list[str]) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring import ScoringError, get_variant
-    from scoring.dice import check_dice
+    from dicecam.scoring import ScoringError, get_variant
+    from dicecam.scoring.dice import check_dice
 
     try:
         variant = get_variant(args.variant)
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_push(variant, dice, args) -> int:
-    from scoring import keep_options
+    from dicecam.scoring import keep_options
 
     options = keep_options(dice)
     best = options[0].points if options else 0

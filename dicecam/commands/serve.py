@@ -25,8 +25,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from webapp import create_app
-    from webapp.serve import serve
+    from dicecam.webapp import create_app
+    from dicecam.webapp.serve import serve
 
     if not 0 <= args.port <= 65535:
         print(f"dicecam serve: port must be 0-65535, not {args.port}", file=sys.stderr)

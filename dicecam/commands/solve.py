@@ -29,12 +29,12 @@ def _solve(variant, args) -> dict:
 
     import numpy as np
 
-    from scoring.advisor.cache import load_or_build
-    from scoring.advisor.tables import column_rules
+    from dicecam.scoring.advisor.cache import load_or_build
+    from dicecam.scoring.advisor.tables import column_rules
 
     start = time.perf_counter()
     if variant.family == "push":
-        from scoring.advisor.poker import solve_turn
+        from dicecam.scoring.advisor.poker import solve_turn
 
         return {"variant": variant.id,
                 "expected_turn_score": solve_turn().expected_turn_score,
@@ -44,8 +44,8 @@ def _solve(variant, args) -> dict:
     if variant.columns == 1:
         out.update(expected_score=table.expected_score, cached=cached)
     else:
-        from scoring.advisor.cache import load_or_build_passes
-        from scoring.advisor.wuerfelspiel import MAX_PASSES, simulate_wuerfelspiel
+        from dicecam.scoring.advisor.cache import load_or_build_passes
+        from dicecam.scoring.advisor.wuerfelspiel import MAX_PASSES, simulate_wuerfelspiel
 
         if args.games < 1:
             raise ValueError("--games must be at least 1")
@@ -60,7 +60,7 @@ def _solve(variant, args) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring import ScoringError, get_variant
+    from dicecam.scoring import ScoringError, get_variant
 
     try:
         variant = get_variant(args.variant)

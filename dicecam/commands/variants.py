@@ -15,7 +15,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring import all_variants
+    from dicecam.scoring import all_variants
 
     variants = all_variants()
     if args.json:

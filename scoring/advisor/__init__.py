@@ -4,6 +4,6 @@ for Würfelspiel's three columns, Würfelpoker's turn policy, `advise` and `revi
 Importing `scoring` never loads this package; tables are built or loaded on first use.
 """
 
-from scoring.advisor.advice import Action, Advice, AdviceError, TurnReview, advise, review
+from dicecam.scoring.advisor.advice import Action, Advice, AdviceError, TurnReview, advise, review
 
 __all__ = ["Action", "Advice", "AdviceError", "TurnReview", "advise", "review"]

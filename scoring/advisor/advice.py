@@ -10,14 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring import Game, ScoringError, Sheet, keep_options
-from scoring.advisor.cache import column_table
-from scoring.advisor.dice_space import KEEP_COUNTS, SUBKEEPS, throw_index
-from scoring.advisor.poker import poker_table
-from scoring.advisor.simulate import ColumnSumPolicy, SheetState
-from scoring.advisor.solver import turn_values
-from scoring.advisor.tables import BOX_IDS, ExtraBonus, column_rules
-from scoring.advisor.wuerfelspiel import wuerfelspiel_policy
+from dicecam.scoring import Game, ScoringError, Sheet, keep_options
+from dicecam.scoring.advisor.cache import column_table
+from dicecam.scoring.advisor.dice_space import KEEP_COUNTS, SUBKEEPS, throw_index
+from dicecam.scoring.advisor.poker import poker_table
+from dicecam.scoring.advisor.simulate import ColumnSumPolicy, SheetState
+from dicecam.scoring.advisor.solver import turn_values
+from dicecam.scoring.advisor.tables import BOX_IDS, ExtraBonus, column_rules
+from dicecam.scoring.advisor.wuerfelspiel import wuerfelspiel_policy
 
 
 class AdviceError(ScoringError):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.advisor.solver import N_MASKS, ColumnTable, solve_column, solve_passes
-from scoring.advisor.tables import ColumnRules, column_rules
+from dicecam.scoring.advisor.solver import N_MASKS, ColumnTable, solve_column, solve_passes
+from dicecam.scoring.advisor.tables import ColumnRules, column_rules
 
 # Bump when the solver or the rules change, so old tables are never read.
 TABLE_VERSION = 1

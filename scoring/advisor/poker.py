@@ -16,7 +16,7 @@ from math import factorial, prod
 
 import numpy as np
 
-from scoring import keep_options
+from dicecam.scoring import keep_options
 
 STEP = 50
 SIX = 6

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.advisor.dice_space import (
+from dicecam.scoring.advisor.dice_space import (
     DICE, FACES, KEEP_COUNTS, KEEP_SIZE, N_THROWS, SUBKEEPS, THROW_ROWS,
 )
-from scoring.advisor.solver import (
+from dicecam.scoring.advisor.solver import (
     ALL_FILLED, N_BOXES, ColumnTable, box_outcomes, box_values, end_of_turn_values, turn_values,
 )
-from scoring.advisor.tables import UPPER_BONUS
+from dicecam.scoring.advisor.tables import UPPER_BONUS
 
 _POW = FACES ** np.arange(FACES)
 _THROW_OF_CODE = np.full(FACES ** FACES, -1)

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.advisor.dice_space import (
+from dicecam.scoring.advisor.dice_space import (
     EMPTY_ROW, N_KEEPS, N_THROWS, THROW_COUNTS, THROW_ROWS, best_subkeep, expect_down,
 )
-from scoring.advisor.tables import (
+from dicecam.scoring.advisor.tables import (
     EXTRA_BONUS_POINTS, FIVE_KIND, FIVE_KIND_THROWS, N_BOXES, SCORES, UPPER_BONUS,
     UPPER_MASK, ColumnRules, ExtraBonus, Joker, joker_scores,
 )

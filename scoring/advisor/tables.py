@@ -9,7 +9,7 @@ from enum import Enum
 
 import numpy as np
 
-from scoring.advisor.dice_space import THROW_COUNTS, THROW_FACES
+from dicecam.scoring.advisor.dice_space import THROW_COUNTS, THROW_FACES
 
 #: Box ids in the solver's bit order (bit i of a mask is box i); RULES.md order.
 BOX_IDS = (

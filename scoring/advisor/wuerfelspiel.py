@@ -20,10 +20,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from scoring.advisor.cache import column_table, load_or_build_passes
-from scoring.advisor.simulate import ColumnSumPolicy, SheetState, fill, simulate
-from scoring.advisor.solver import N_MASKS, ColumnTable, turn_values
-from scoring.advisor.tables import N_BOXES, column_rules
+from dicecam.scoring.advisor.cache import column_table, load_or_build_passes
+from dicecam.scoring.advisor.simulate import ColumnSumPolicy, SheetState, fill, simulate
+from dicecam.scoring.advisor.solver import N_MASKS, ColumnTable, turn_values
+from dicecam.scoring.advisor.tables import N_BOXES, column_rules
 
 WEIGHTS = (1, 2, 3)
 MAX_PASSES = N_BOXES * (len(WEIGHTS) - 1)

@@ -23,6 +23,6 @@ def advisor_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def table():
     """table(variant) -> the solved ColumnTable (built once, then from the cache)."""
-    from scoring.advisor.cache import column_table
+    from dicecam.scoring.advisor.cache import column_table
 
     return column_table

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import Game
-from scoring.advisor.advice import AdviceError, advise, keep_positions, review
+from dicecam.scoring import Game
+from dicecam.scoring.advisor.advice import AdviceError, advise, keep_positions, review
 from dicecam.cli import main
 
 
@@ -43,7 +43,7 @@ def test_throw_one_is_worth_at_least_throw_two(table):
 
 def test_start_of_game_averages_to_the_expected_score(table):
     """The first-throw values averaged over all throws give the table's value."""
-    from scoring.advisor.dice_space import THROW_FACES, THROW_PROBS
+    from dicecam.scoring.advisor.dice_space import THROW_FACES, THROW_PROBS
 
     g = Game.new("yahtzee", ["Anna"])
     full = sum(p * advise(g, [int(d) for d in dice], 1).best.expected

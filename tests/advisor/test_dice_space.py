@@ -6,7 +6,7 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
-from scoring.advisor import dice_space as ds
+from dicecam.scoring.advisor import dice_space as ds
 
 
 def _sorted_outcomes(keep: tuple[int, ...]) -> Counter:

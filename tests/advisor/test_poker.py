@@ -6,8 +6,8 @@ from math import factorial, prod
 
 import pytest
 
-from scoring import KeepOption, keep_options
-from scoring.advisor.poker import poker_table, solve_turn
+from dicecam.scoring import KeepOption, keep_options
+from dicecam.scoring.advisor.poker import poker_table, solve_turn
 
 
 def test_published_expected_turn_score_with_six_ones_as_eight_times():

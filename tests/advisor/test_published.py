@@ -4,12 +4,12 @@ games of the optimal policy score what the table expects."""
 import numpy as np
 import pytest
 
-from scoring import Game
-from scoring.advisor.dice_space import THROW_FACES
-from scoring.advisor.simulate import ColumnSumPolicy, simulate
-from scoring.advisor.tables import BOX_IDS
-from scoring.advisor import simulate as sim
-from scoring.advisor.wuerfelspiel import wuerfelspiel_policy
+from dicecam.scoring import Game
+from dicecam.scoring.advisor.dice_space import THROW_FACES
+from dicecam.scoring.advisor.simulate import ColumnSumPolicy, simulate
+from dicecam.scoring.advisor.tables import BOX_IDS
+from dicecam.scoring.advisor import simulate as sim
+from dicecam.scoring.advisor.wuerfelspiel import wuerfelspiel_policy
 
 
 @pytest.mark.parametrize("variant, published", [

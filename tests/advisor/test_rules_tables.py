@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from scoring import BOXES, Sheet, get_variant, score_box
-from scoring.advisor.dice_space import THROW_FACES
-from scoring.advisor.solver import box_outcomes
-from scoring.advisor.tables import BOX_IDS, SCORES, column_rules
-from scoring.advisor.advice import sheet_state
-from scoring.advisor.simulate import ColumnSumPolicy
-from scoring.advisor.solver import ColumnTable
+from dicecam.scoring import BOXES, Sheet, get_variant, score_box
+from dicecam.scoring.advisor.dice_space import THROW_FACES
+from dicecam.scoring.advisor.solver import box_outcomes
+from dicecam.scoring.advisor.tables import BOX_IDS, SCORES, column_rules
+from dicecam.scoring.advisor.advice import sheet_state
+from dicecam.scoring.advisor.simulate import ColumnSumPolicy
+from dicecam.scoring.advisor.solver import ColumnTable
 
 SINGLE = ("spiffel", "wuerfelware", "yahtzee", "wuerfelspiel")
 

@@ -8,8 +8,8 @@ from itertools import combinations, product
 
 import pytest
 
-from scoring import Sheet, get_variant
-from scoring.advisor.advice import _policy, expected_final
+from dicecam.scoring import Sheet, get_variant
+from dicecam.scoring.advisor.advice import _policy, expected_final
 
 ROLLS = {n: [tuple(r) for r in product(range(1, 7), repeat=n)] for n in range(6)}
 THROWS = sorted({tuple(sorted(r)) for r in ROLLS[5]})

@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from scoring.advisor.cache import load_or_build_passes
-from scoring.advisor.simulate import simulate
-from scoring.advisor.solver import ALL_FILLED
-from scoring.advisor.tables import FIVE_KIND, column_rules
-from scoring.advisor.wuerfelspiel import MAX_PASSES, wuerfelspiel_policy
+from dicecam.scoring.advisor.cache import load_or_build_passes
+from dicecam.scoring.advisor.simulate import simulate
+from dicecam.scoring.advisor.solver import ALL_FILLED
+from dicecam.scoring.advisor.tables import FIVE_KIND, column_rules
+from dicecam.scoring.advisor.wuerfelspiel import MAX_PASSES, wuerfelspiel_policy
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_option.py"
-_SPEC = importlib.util.spec_from_file_location("bench_option", _PATH)
-bench_option = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(bench_option)
+import bench_option  # benchmarks/ is on pytest's pythonpath
 
 
 def test_paired_times_runs_both_in_turn_and_tells_the_slower_one() -> None:

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.metrics import Score
+import paired_scenes  # benchmarks/ is on pytest's pythonpath
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "paired_scenes.py"
-_SPEC = importlib.util.spec_from_file_location("paired_scenes", _PATH)
-paired_scenes = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(paired_scenes)
+from dicecam.vision.metrics import Score
+from dicecam.vision.reader import DEFAULT_MODELS
+
 
 counts = st.tuples(st.integers(0, 40), st.integers(0, 40)).flatmap(
     lambda lp: st.tuples(st.just(lp[0]), st.just(lp[1]), st.integers(0, min(lp))))
@@ -65,7 +61,7 @@ def test_the_shipped_models_against_themselves_on_upright_scenes_gain_nothing(
         capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    models = _PATH.parents[1] / "models"
+    models = DEFAULT_MODELS
     assert paired_scenes.main(["--against", str(models), "--scenes", "2", "--seed", "5,6", "--upright",
                                "--resamples", "50", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

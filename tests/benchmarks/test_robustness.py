@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-from vision.reader import DiceReader
+import robustness  # benchmarks/ is on pytest's pythonpath
+
+from dicecam.vision.reader import DiceReader
 
 ROOT = Path(__file__).resolve().parents[2]
-_SPEC = importlib.util.spec_from_file_location("robustness", ROOT / "benchmarks" / "robustness.py")
-robustness = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(robustness)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +31,7 @@ def test_a_wrong_label_is_one_mistake_silent_only_if_read_surely(tmp_path) -> No
     import json
     import shutil
 
-    from vision.dataset import read_dataset
+    from dicecam.vision.dataset import read_dataset
 
     photo = next(p for p in read_dataset(ROOT / "sample_images") if p.image.startswith("matteop65_wood/"))
     reader = DiceReader()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring import Game
+from dicecam.scoring import Game
 
 # Five dice that score nothing in any upper box but `face`, and no lower combination
 # beyond chance; used when a test only needs "some" throw.

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring import BOXES, Box, get_variant, score_all, score_box
+from dicecam.scoring import BOXES, Box, get_variant, score_all, score_box
 
 CASES = [
     # upper boxes: face x number of dice showing it

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import Game, GameFileError, UnknownVariant
+from dicecam.scoring import Game, GameFileError, UnknownVariant
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

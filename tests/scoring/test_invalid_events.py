@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from scoring import Game, GameFileError, RuleError
+from dicecam.scoring import Game, GameFileError, RuleError
 
 A, B = "Anna", "Ben"
 FH = {"player": A, "dice": [3, 3, 3, 5, 5], "box": "full_house"}

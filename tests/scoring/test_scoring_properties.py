@@ -5,8 +5,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import BOXES, UPPER, Game, RuleError, get_variant, keep_options, keep_points, score_all
-from scoring.poker import is_bust
+from dicecam.scoring import BOXES, UPPER, Game, RuleError, get_variant, keep_options, keep_points, score_all
+from dicecam.scoring.poker import is_bust
 
 die = st.integers(1, 6)
 five = st.lists(die, min_size=5, max_size=5)

@@ -3,7 +3,7 @@
 import pytest
 from helpers_scoring import fill, fill_for, upper_dice
 
-from scoring import Game, RuleError
+from dicecam.scoring import Game, RuleError
 
 # (ones, twos, threes, fours, fives, sixes) as dice counts, and the upper sum they make
 UPPER_62 = (2, 3, 3, 3, 3, 3)   # 2 + 6 + 9 + 12 + 15 + 18

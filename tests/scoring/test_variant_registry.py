@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring import BOXES, UnknownVariant, all_variants, get_variant
+from dicecam.scoring import BOXES, UnknownVariant, all_variants, get_variant
 
 
 @pytest.mark.parametrize(("name", "expected"), [

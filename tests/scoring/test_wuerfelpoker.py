@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring import Game, RuleError, best_points, is_bust, keep_options, keep_points
+from dicecam.scoring import Game, RuleError, best_points, is_bust, keep_options, keep_points
 
 
 @pytest.mark.parametrize(("keep", "points"), [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from training.calibrate import fit_logistic, main, right_readings
-from vision.confidence import load_confidence_fit
+from dicecam.training.calibrate import fit_logistic, main, right_readings
+from dicecam.vision.confidence import load_confidence_fit
 
 
 def test_the_fit_finds_the_weights_the_readings_were_drawn_with():

@@ -11,15 +11,15 @@ onnx = pytest.importorskip("onnx", reason="training needs the `train` extra")
 
 from torch import nn  # noqa: E402
 
-from training.export import export_detector, export_reader  # noqa: E402
-from training.from_onnx import (  # noqa: E402
+from dicecam.training.export import export_detector, export_reader  # noqa: E402
+from dicecam.training.from_onnx import (  # noqa: E402
     RestoreError,
     check_against_file,
     load_folded,
     recalibrate,
     train_mode_drift,
 )
-from training.models import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
+from dicecam.training.models import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

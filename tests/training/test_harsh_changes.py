@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from training.augment import photometric
-from vision.photo_changes import turn_hue
+from dicecam.training.augment import photometric
+from dicecam.vision.photo_changes import turn_hue
 
 
 def _hue_degrees(img: np.ndarray) -> float:

@@ -8,6 +8,6 @@ import pytest
 @pytest.fixture(scope="session")
 def reader():
     """The shipped model from `models/`, loaded once (fails, naming the file, until it is there)."""
-    from vision.reader import DiceReader
+    from dicecam.vision.reader import DiceReader
 
     return DiceReader()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.annotate import CONFIDENT, KEEP, MISSED, UNCERTAIN, WRONG, annotate, annotate_misses
-from vision.detections import UNSURE_BELOW, Dice
-from vision.metrics import match_boxes
+from dicecam.vision.annotate import CONFIDENT, KEEP, MISSED, UNCERTAIN, WRONG, annotate, annotate_misses
+from dicecam.vision.detections import UNSURE_BELOW, Dice
+from dicecam.vision.metrics import match_boxes
 
 
 def table(height: int = 480, width: int = 640) -> np.ndarray:

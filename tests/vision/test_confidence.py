@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.confidence import (CONFIDENCE_FILE, ConfidenceFileError, ConfidenceFit, Readings, features,
+from dicecam.vision.confidence import (CONFIDENCE_FILE, ConfidenceFileError, ConfidenceFit, Readings, features,
                                load_confidence_fit)
-from vision.decode import load_image
-from vision.reader import DEFAULT_MODELS, DETECTOR_FILE, READER_FILE, DiceReader
+from dicecam.vision.decode import load_image
+from dicecam.vision.reader import DEFAULT_MODELS, DETECTOR_FILE, READER_FILE, DiceReader
 
 from test_samples import PHOTOS
 
@@ -30,7 +30,7 @@ def _readings(held, scores, relative) -> Readings:
 
 
 def test_the_shipped_fit_was_made_for_the_shipped_networks():
-    """`python -m training.calibrate models` must run again whenever a network changes."""
+    """`python -m dicecam.training.calibrate models` must run again whenever a network changes."""
     import hashlib
 
     about = json.loads((DEFAULT_MODELS / CONFIDENCE_FILE).read_text())["about"]

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.corrections import Correction, CorrectionError, corrected, read_corrections
-from vision.dataset import LabelledPhoto, read_dataset
-from vision.detections import Dice
+from dicecam.vision.corrections import Correction, CorrectionError, corrected, read_corrections
+from dicecam.vision.dataset import LabelledPhoto, read_dataset
+from dicecam.vision.detections import Dice
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS = ROOT / "benchmarks" / "label_faults.jsonl"

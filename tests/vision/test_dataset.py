@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.dataset import DatasetError, read_dataset, splits
+from dicecam.vision.dataset import DatasetError, read_dataset, splits
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.decode import ImageError, decode_image, load_image, read_header
+from dicecam.vision.decode import ImageError, decode_image, load_image, read_header
 
 
 def _visual(height: int = 60, width: int = 96) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from vision.halvings import Halvings
+from dicecam.vision.halvings import Halvings
 
 
 def test_levels_halve_with_sides_rounded_down_and_are_made_once():

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.detections import Dice
-from vision.metrics import Score, match_boxes, score_photo, total, unsure_counts
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import Score, match_boxes, score_photo, total, unsure_counts
 
 
 def dice(*rows: tuple[int, tuple[float, float, float, float]]) -> Dice:

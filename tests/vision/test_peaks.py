@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.peaks import centre_peaks, suppress_duplicates
+from dicecam.vision.peaks import centre_peaks, suppress_duplicates
 
 
 def test_peaks_are_local_maxima_above_threshold_strongest_first():
@@ -51,7 +51,7 @@ def test_suppression_of_nothing():
 
 
 def test_a_pip_inside_a_big_die_is_dropped_but_touching_dice_stay():
-    from vision.peaks import drop_nested
+    from dicecam.vision.peaks import drop_nested
 
     boxes = np.array([
         [100, 100, 180, 180],   # a big die
@@ -63,7 +63,7 @@ def test_a_pip_inside_a_big_die_is_dropped_but_touching_dice_stay():
 
 
 def test_a_nested_box_survives_a_much_weaker_container():
-    from vision.peaks import drop_nested
+    from dicecam.vision.peaks import drop_nested
 
     boxes = np.array([[0, 0, 100, 100], [40, 40, 60, 60]], np.float32)
     assert drop_nested(boxes, np.array([0.1, 0.9], np.float32)).tolist() == [0, 1]
@@ -99,7 +99,7 @@ def test_kept_boxes_never_clash_and_each_dropped_box_clashes_with_a_stronger_kep
 
 
 def test_apart_from_keeps_only_boxes_that_clash_with_none():
-    from vision.peaks import apart_from
+    from dicecam.vision.peaks import apart_from
 
     others = np.array([[100, 100, 140, 140]], np.float32)
     boxes = np.array([
@@ -114,7 +114,7 @@ def test_apart_from_keeps_only_boxes_that_clash_with_none():
 
 
 def test_apart_from_nothing():
-    from vision.peaks import apart_from
+    from dicecam.vision.peaks import apart_from
 
     box = np.array([[0, 0, 10, 10]], np.float32)
     assert apart_from(box, np.zeros((0, 4), np.float32)).tolist() == [True]

@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dataset import read_dataset
-from vision.decode import decode_image, load_image
-from vision.detections import Dice
-from vision.metrics import match_boxes, score_photo
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import decode_image, load_image
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import match_boxes, score_photo
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 PHOTOS = read_dataset(SAMPLES)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.decode import load_image
-from vision.metrics import score_photo, total
-from vision.reader import CHECK_VIEWS, DOUBT_VIEWS, OTHER_COLOURS, SAME_FACE, DiceReader
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import score_photo, total
+from dicecam.vision.reader import CHECK_VIEWS, DOUBT_VIEWS, OTHER_COLOURS, SAME_FACE, DiceReader
 
 from test_samples import PHOTOS
 

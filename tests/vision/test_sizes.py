@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.sizes import grown_to, longer_sides, relative_sides, typical_side
+from dicecam.vision.sizes import grown_to, longer_sides, relative_sides, typical_side
 
 BOXES = np.array([[0, 0, 40, 38], [50, 0, 92, 40], [100, 0, 138, 41], [150, 0, 162, 10]], np.float32)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.decode import load_image
-from vision.detections import Dice
-from vision.metrics import score_photo
-from vision.photo_changes import CHANGES, further_away
-from vision.sizes import typical_side
+from dicecam.vision.decode import load_image
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import score_photo
+from dicecam.vision.photo_changes import CHANGES, further_away
+from dicecam.vision.sizes import typical_side
 
 from test_samples import NOT_YET_READ, PHOTOS, cases
 

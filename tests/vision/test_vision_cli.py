@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from dicecam.cli import main
-from vision.annotate import CONFIDENT
-from vision.dataset import read_dataset
-from vision.decode import load_image
-from vision.detections import Dice
-from vision.metrics import score_photo
+from dicecam.vision.annotate import CONFIDENT
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import score_photo
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_images"
@@ -151,7 +151,7 @@ def test_recognize_json_lines(capsys, reader, bad_files):
 
 
 def test_recognize_all_good_exits_0_and_loads_the_model_once(capsys, reader, monkeypatch):
-    from vision.reader import DiceReader
+    from dicecam.vision.reader import DiceReader
 
     loads = []
     real_init = DiceReader.__init__

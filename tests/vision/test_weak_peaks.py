@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.decode import load_image
-from vision.detections import Dice
-from vision.metrics import match_boxes, score_photo
-from vision.reader import DiceReader
+from dicecam.vision.decode import load_image
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import match_boxes, score_photo
+from dicecam.vision.reader import DiceReader
 
 from test_samples import PHOTOS
 

@@ -9,7 +9,7 @@ import pytest
 @pytest.fixture
 def live_server(app):
     """The app on a real cheroot server in a thread; yields its base URL."""
-    from webapp.serve import make_server
+    from dicecam.webapp.serve import make_server
 
     server = make_server(app, "127.0.0.1", 0)
     server.prepare()

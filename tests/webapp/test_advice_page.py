@@ -14,8 +14,8 @@ import time
 import pytest
 from helpers_webapp import log_of, new_game, throw
 
-from scoring import Game, get_variant
-from scoring.advisor import advise
+from dicecam.scoring import Game, get_variant
+from dicecam.scoring.advisor import advise
 
 POLL_LIMIT_S = 600  # a generous bound for a table build on a busy 2-core machine
 
@@ -31,7 +31,7 @@ def advisor_cache(tmp_path_factory):
 @pytest.fixture
 def app(tmp_path, monkeypatch, advisor_cache):
     """The app with the advisor on (the shared fixture turns it off)."""
-    from webapp import create_app
+    from dicecam.webapp import create_app
 
     data = tmp_path / "data"
     monkeypatch.setenv("DICECAM_DATA", str(data))

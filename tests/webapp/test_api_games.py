@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers_webapp import log_of, new_game, throw
 
-from webapp import create_app
+from dicecam.webapp import create_app
 
 STATE_KEYS = {"id", "variant", "players", "current_player", "sheet", "totals", "finished", "winner"}
 

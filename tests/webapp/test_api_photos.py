@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from helpers_webapp import new_game, sample
 
-from webapp import create_app
+from dicecam.webapp import create_app
 
 
 def upload(client, gid, data: bytes, filename="photo.jpg", **form):
@@ -94,8 +94,8 @@ def test_a_throw_needs_a_photo_or_dice(client):
 
 
 def test_a_sample_photo_is_read_annotated_and_kept_as_evidence(client, app):
-    from vision.decode import decode_image
-    from vision.reader import DiceReader
+    from dicecam.vision.decode import decode_image
+    from dicecam.vision.reader import DiceReader
 
     data, _ = sample("IMG_20191209_100714.jpg")
     gid = new_game(client)["id"]

@@ -7,7 +7,7 @@ import json
 import pytest
 from helpers_webapp import new_game, throw
 
-from webapp.i18n import TEXTS
+from dicecam.webapp.i18n import TEXTS
 
 EVIL = '<script>alert("x")</script>'
 
@@ -101,7 +101,7 @@ def test_an_unknown_game_page_is_a_404_page(client):
 
 def _finished_yahtzee() -> dict:
     """A finished two-player game file: Anna fills every box from 6-6-6-5-5, Ben from 1-1-2-2-3."""
-    from scoring import Game, get_variant
+    from dicecam.scoring import Game, get_variant
 
     game = Game.new("yahtzee", ["Anna", "Ben"])
     for box in get_variant("yahtzee").boxes:

@@ -14,8 +14,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webapp.evidence import PhotoStore, sniff_type
-from webapp.serve import ensure_certificate, make_server, public_url, qr_lines
+from dicecam.webapp.evidence import PhotoStore, sniff_type
+from dicecam.webapp.serve import ensure_certificate, make_server, public_url, qr_lines
 
 
 def decode_qr(lines: list[str]) -> str:
