@@ -123,3 +123,68 @@ def test_the_start_page_marks_whose_turn_it_is_and_who_won(client):
     assert '<span class="chip">Dana' in unfinished
     assert done.json["id"] in finished
     assert '<span class="chip chip-win">Anna' in finished and '<span class="chip">Ben' in finished
+
+
+# ---------------------------------------------------------------- every page of every game
+
+VARIANTS = ("spiffel", "wuerfelware", "wuerfelspiel", "yahtzee", "wuerfelpoker")
+
+
+def _play_a_little(client, variant: str) -> tuple[str, list[str]]:
+    """A game with an entered, a rerolled, an undone and an open throw; its id and throw ids."""
+    gid = new_game(client, variant)["id"]
+    ids = []
+    if variant == "wuerfelpoker":
+        t = throw(client, gid, [1, 1, 5, 5, 3, 6])
+        ids.append(t["throw_id"])
+        client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "keep": [1, 1]})
+        t = throw(client, gid, [5, 2, 3, 4])
+        ids.append(t["throw_id"])
+        client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "keep": [5]})
+        assert client.post(f"/api/games/{gid}/entries", json={"bank": True}).status_code == 200
+        t = throw(client, gid, [2, 3, 4, 6, 2, 3])  # Ben: nothing scores
+        ids.append(t["throw_id"])
+        assert client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "keep": []}).status_code == 200
+        ids.append(throw(client, gid, [1, 2, 3, 4, 6, 6])["throw_id"])  # Anna's open throw
+        return gid, ids
+    column = {"column": 2} if variant == "wuerfelspiel" else {}
+    ids.append(throw(client, gid, [1, 2, 3, 4, 6])["throw_id"])
+    t = throw(client, gid, [2, 2, 3, 3, 3])
+    ids.append(t["throw_id"])
+    resp = client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "box": "full_house", **column})
+    assert resp.status_code == 200, resp.json
+    t = throw(client, gid, [6, 6, 6, 1, 2])
+    ids.append(t["throw_id"])
+    client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "box": "ones", **column})
+    assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 200
+    ids.append(throw(client, gid, [5, 5, 5, 5, 5])["throw_id"])
+    return gid, ids
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_page_of_every_game_renders(client, variant, lang):
+    gid, ids = _play_a_little(client, variant)
+    paths = ["/", f"/g/{gid}", f"/g/{gid}/log"] + [f"/g/{gid}/throws/{i}" for i in ids]
+    for path in paths:
+        resp = client.get(f"{path}?lang={lang}")
+        assert resp.status_code == 200, (path, resp.get_data(as_text=True)[-400:])
+        html = resp.get_data(as_text=True)
+        assert f'lang="{lang}"' in html
+    log = client.get(f"/g/{gid}/log?lang={lang}").get_data(as_text=True)
+    for i in ids:
+        assert f"/g/{gid}/throws/{i}" in log
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_log_names_each_entry_in_the_pages_language(client, variant, lang):
+    gid, _ = _play_a_little(client, variant)
+    log = client.get(f"/g/{gid}/log?lang={lang}").get_data(as_text=True)
+    if variant == "wuerfelpoker":
+        assert TEXTS["keep_entry"][lang].format(dice="1 1") + " · 200" in log
+        assert TEXTS["bust_entry"][lang] in log
+    else:
+        from dicecam.scoring import get_variant
+
+        assert get_variant(variant).label("full_house", lang) in log
