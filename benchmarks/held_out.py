@@ -2,7 +2,7 @@
 
     python benchmarks/held_out.py [DATASET_DIR ...] [--fraction 0.2] [--models DIR] [--json]
 
-`python -m dicecam.training.train ... --holdout F` leaves out of training the photos that
+`python -m dicecam.training.learn.train ... --holdout F` leaves out of training the photos that
 `training.data.held_out(name, F)` picks by a hash of their names, so every run and this
 script hold out the same ones. Scoring models trained that way on them compares them
 without looking at the dev splits (which are for the final figures only); the shipped
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 from dicecam.commands.eval import read_labelled  # noqa: E402
-from dicecam.training.data import held_out  # noqa: E402
+from dicecam.training.data.photos import held_out  # noqa: E402
 from dicecam.vision.dataset import read_dataset  # noqa: E402
 from dicecam.vision.decode import load_image  # noqa: E402
 from dicecam.vision.metrics import Score, score_photo, total  # noqa: E402

@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from reader_options import reader_options  # noqa: E402
 from dicecam.training.calibrate import right_readings  # noqa: E402
-from dicecam.training.data import Sample  # noqa: E402
-from dicecam.training.sources import synth_scene_source  # noqa: E402
+from dicecam.training.data.photos import Sample  # noqa: E402
+from dicecam.training.data.sources import synth_scene_source  # noqa: E402
 from dicecam.vision.detections import Dice  # noqa: E402
 from dicecam.vision.metrics import Score, centres, inside, match_boxes, score_photo, total, unsure_counts  # noqa: E402
 from dicecam.vision.reader import DiceReader  # noqa: E402

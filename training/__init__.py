@@ -1,6 +1,9 @@
-"""Training of the vision model (torch lives only here, in the `train` extra).
+"""Building the vision model; never imported by the app at run time.
 
-`python -m dicecam.training.train` trains the detector and the face reader from the
-shared datasets' train splits plus rendered synthetic photos, and exports both
-to ONNX in `models/`.
+- `render`: synthetic photos and crops of dice (numpy and OpenCV only; benchmarks use it too).
+- `data`: the shared train photos, rendered sources, augmentation, targets, caches, mining
+  (numpy and OpenCV only).
+- `learn`: the torch networks, training, export to ONNX (needs the `train` extra).
+- `calibrate`: the confidence fit for a models folder; `recipe`: every stage that made the
+  shipped files, in order (`python -m dicecam.training.recipe`).
 """

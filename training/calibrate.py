@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.training.sources import synth_scene_source
+from dicecam.training.data.sources import synth_scene_source
 from dicecam.vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features, sigmoid
 from dicecam.vision.metrics import match_boxes
 

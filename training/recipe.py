@@ -15,13 +15,13 @@ Stages:
    train photo (side faces of matteop65_wood's dice among its "not a die" crops);
 5-8. four 3000-step fine-tunes of the base detector on every train photo and rendered
    throws, differing in seed, rendered share and byler_d6's weight (sessions 11-12);
-9. the four fine-tunes' weights averaged (`training.soup`, session 13) into runs/soup;
+9. the four fine-tunes' weights averaged (`training.learn.soup`, session 13) into runs/soup;
 10-13. four 3000-step fine-tunes of that average on rendered throws as an upright phone
    takes them, tilted views never given quarter turns (`--upright`, sessions 14-15);
 14. those four averaged into runs/soup-upright;
 15. that average fine-tuned 3000 more upright steps (session 15's shipped detector),
    exported to models/ with the peak threshold `training.export.MIN_SCORE`;
-16. that file turned back into a checkpoint (`training.from_onnx`), as session 19's tune
+16. that file turned back into a checkpoint (`training.learn.from_onnx`), as session 19's tune
    started from it;
 17. mine hard negatives again, with session 15's detector (its own mistakes), on the
    train photos and 300 upright rendered scenes;
@@ -29,7 +29,7 @@ Stages:
 19. render the upright crop cache (data/synth_crops_upright.npz);
 20-21. two more such fine-tunes, trained upright (`--upright`: tilted dice keep the
    photo's way up), seeds 43 and 44 (session 16);
-22. the three reader fine-tunes averaged (`training.soup --reader`) into runs/reader-soup
+22. the three reader fine-tunes averaged (`training.learn.soup --reader`) into runs/reader-soup
    (session 16's shipped reader);
 23. the shipped reader: that average tuned 3000 upright steps at a low rate on the upright
    crop cache, whose dice since session 17 include glossy ones that mirror the room and
@@ -37,14 +37,14 @@ Stages:
 24-25. session 15's detector tuned twice more, 3000 upright steps each, one on rendered
    throws seen steeply more often (`--steep`), one not (session 19; one thread each, as
    they were trained side by side);
-26. the shipped detector: those two averaged (`training.soup`), exported to models/
+26. the shipped detector: those two averaged (`training.learn.soup`), exported to models/
    (session 19). The reader learned session 15's detector's mistakes (stage 17);
    the shipped detector is two short tunes of it;
 27. session 17's reader turned back into a checkpoint, as session 20's tunes started
    from it;
 28-31. four 2700-step upright tunes of it on rendered crops drawn new for every batch
    (`--fresh-crops`), batches of 128, seeds 49-52 (session 20, on a lent GPU);
-32. the shipped reader: those four averaged (`training.soup --reader`), exported to
+32. the shipped reader: those four averaged (`training.learn.soup --reader`), exported to
    models/ (session 20);
 33. session 19's detector turned back into a checkpoint, as session 20's detector tunes
    started from it;
@@ -99,7 +99,7 @@ STEEP_PAIR: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 def _fine_tune(init: str, name: str, synth: str, seed: str, *options: str, out: str | None = None,
                threads: str = "2", steps: str = "3000") -> tuple[str, ...]:
     """A detector fine-tune (3000 steps) from `init` into runs/NAME, exported there or to `out`."""
-    return ("dicecam.training.train", "detector", *options, "--init", init, "--det-steps", steps, "--det-lr", "1e-3",
+    return ("dicecam.training.learn.train", "detector", *options, "--init", init, "--det-steps", steps, "--det-lr", "1e-3",
             "--synth", synth, "--seed", seed, "--threads", threads, "--runs", f"runs/{name}",
             "--out", out or f"runs/{name}")
 
@@ -108,7 +108,7 @@ def _reader_tune(name: str, seed: str, options: tuple[str, ...] = (), *, init: s
                  steps: str = "6000", lr: str = "1e-3", out: str | None = None) -> tuple[str, ...]:
     """A fine-tune of a reader (the base one: 6000 steps at 1e-3) on the shipped detector's
     negatives, into runs/NAME, exported there or to `out`."""
-    return ("dicecam.training.train", "reader", *options, "--init", init, "--reader-steps", steps,
+    return ("dicecam.training.learn.train", "reader", *options, "--init", init, "--reader-steps", steps,
             "--reader-lr", lr, "--synth", "0.45", "--seed", seed, "--threads", "2", "--runs", f"runs/{name}",
             "--out", out or f"runs/{name}")
 
@@ -123,10 +123,10 @@ READER_TUNES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 def _average(tunes: tuple[tuple[str, ...], ...], folder: str, *options: str,
              out: str | None = None) -> tuple[str, ...]:
-    """The fine-tunes' weights (each tune's run folder named first) averaged (`training.soup`)
+    """The fine-tunes' weights (each tune's run folder named first) averaged (`training.learn.soup`)
     into `folder`'s checkpoint, its ONNX file there or to `out`; readers with `--reader`."""
     what = "reader" if "--reader" in options else "detector"
-    return ("dicecam.training.soup", *(f"runs/{name}/{what}.pt" for name, *_ in tunes), *options, "--out", out or folder,
+    return ("dicecam.training.learn.soup", *(f"runs/{name}/{what}.pt" for name, *_ in tunes), *options, "--out", out or folder,
             "--checkpoint", f"{folder}/{what}.pt")
 
 
@@ -159,11 +159,11 @@ def _detector_tune(name: str, steps: str, seed: str, options: tuple[str, ...]) -
 
 
 STAGES: tuple[tuple[str, ...], ...] = (
-    ("dicecam.training.crop_cache", "--count", "12000"),
-    ("dicecam.training.train", "detector", "--det-steps", "9000", "--det-lr", "3e-3", "--synth", "0.5", "--seed", "44",
+    ("dicecam.training.data.crop_cache", "--count", "12000"),
+    ("dicecam.training.learn.train", "detector", "--det-steps", "9000", "--det-lr", "3e-3", "--synth", "0.5", "--seed", "44",
      "--threads", "2", "--holdout", "0.2", "--runs", "runs/detector", "--out", "models"),
-    ("dicecam.training.mine", "models", "--scenes", "300"),
-    ("dicecam.training.train", "reader", "--reader-steps", "18000", "--reader-lr", "3e-3", "--synth", "0.45",
+    ("dicecam.training.data.mine", "models", "--scenes", "300"),
+    ("dicecam.training.learn.train", "reader", "--reader-steps", "18000", "--reader-lr", "3e-3", "--synth", "0.45",
      "--seed", "42", "--threads", "2", "--runs", "runs/reader", "--out", "runs/reader"),
     *(_fine_tune("runs/detector/detector.pt", name, synth, seed, *extra) for name, synth, seed, extra in FINE_TUNES),
     _average(FINE_TUNES, "runs/soup"),
@@ -171,10 +171,10 @@ STAGES: tuple[tuple[str, ...], ...] = (
       for name, synth, seed, extra in UPRIGHT_TUNES),
     _average(UPRIGHT_TUNES, "runs/soup-upright"),
     _fine_tune("runs/soup-upright/detector.pt", "detector-upright-55", "0.6", "55", "--upright", out="models"),
-    ("dicecam.training.from_onnx", "models/detector.onnx", "runs/detector-restored/detector.pt", "--upright"),
-    ("dicecam.training.mine", "models", "--scenes", "300", "--upright"),
+    ("dicecam.training.learn.from_onnx", "models/detector.onnx", "runs/detector-restored/detector.pt", "--upright"),
+    ("dicecam.training.data.mine", "models", "--scenes", "300", "--upright"),
     _reader_tune(*READER_TUNES[0]),
-    ("dicecam.training.crop_cache", "--count", "12000", "--upright"),
+    ("dicecam.training.data.crop_cache", "--count", "12000", "--upright"),
     *(_reader_tune(*tune) for tune in READER_TUNES[1:]),
     _average(READER_TUNES, "runs/reader-soup", "--reader"),
     _reader_tune("reader-glossy-47", "47", ("--upright",), init="runs/reader-soup/reader.pt", steps="3000",
@@ -182,10 +182,10 @@ STAGES: tuple[tuple[str, ...], ...] = (
     *(_fine_tune("runs/detector-restored/detector.pt", name, synth, seed, "--upright", *extra, threads="1")
       for name, synth, seed, extra in STEEP_PAIR),
     _average(STEEP_PAIR, "runs/detector-pair", out="models"),
-    ("dicecam.training.from_onnx", "models/reader.onnx", "runs/reader-restored/reader.pt", "--upright"),
+    ("dicecam.training.learn.from_onnx", "models/reader.onnx", "runs/reader-restored/reader.pt", "--upright"),
     *(_fresh_reader(*tune) for tune in FRESH_READERS),
     _average(FRESH_READERS, "runs/reader-fresh-soup", "--reader", "--upright", out="models"),
-    ("dicecam.training.from_onnx", "models/detector.onnx", "runs/detector-19e/detector.pt", "--upright"),
+    ("dicecam.training.learn.from_onnx", "models/detector.onnx", "runs/detector-19e/detector.pt", "--upright"),
     *(_detector_tune(*tune) for tune in DETECTOR_TUNES),
     _average(DETECTOR_TUNES, "runs/detector-five", out="models"),
     # Last: the confidence fit belongs to the networks it was made with.
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> None:
     for number, stage in enumerate(STAGES, start=1):
         if number < args.from_stage:
             continue
-        if stage[0] == "dicecam.training.train":
+        if stage[0] == "dicecam.training.learn.train":
             stage = (*stage, "--device", args.device)
         print(f"== stage {number}/{len(STAGES)}: {' '.join(stage)}", flush=True)
         subprocess.run([sys.executable, "-m", *stage], check=True, env=env, cwd=Path(__file__).resolve().parents[1])

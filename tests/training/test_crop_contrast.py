@@ -8,8 +8,8 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from dicecam.training.export import export_reader  # noqa: E402
-from dicecam.training.models import CropContrast, FaceReader  # noqa: E402
+from dicecam.training.learn.export import export_reader  # noqa: E402
+from dicecam.training.learn.nets import CropContrast, FaceReader  # noqa: E402
 
 
 def _spread(x: torch.Tensor) -> np.ndarray:
@@ -48,7 +48,7 @@ def test_the_step_travels_in_the_onnx_file(tmp_path):
 
 
 def test_a_checkpoint_knows_it_was_trained_with_the_step(tmp_path):
-    from dicecam.training.export import main as export_main
+    from dicecam.training.learn.export import main as export_main
 
     torch.manual_seed(0)
     model = FaceReader(contrast=True).eval()

@@ -9,9 +9,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from dicecam.training.export import INPUT_SIDE, MIN_SCORE, _stamp, export_detector, export_reader  # noqa: E402
-from dicecam.training.models import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
-from dicecam.training.reader_data import CROP_SCALE  # noqa: E402
+from dicecam.training.learn.export import INPUT_SIDE, MIN_SCORE, _stamp, export_detector, export_reader  # noqa: E402
+from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
+from dicecam.training.data.reader_crops import CROP_SCALE  # noqa: E402
 from dicecam.vision.reader import DiceReader  # noqa: E402
 
 

@@ -8,7 +8,7 @@ torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 
 from torch.utils.data import IterableDataset, get_worker_info  # noqa: E402
 
-import dicecam.training.train as train  # noqa: E402
+import dicecam.training.learn.train as train  # noqa: E402
 
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 

@@ -1,4 +1,4 @@
-"""A trainable checkpoint restored from an exported ONNX file (training.from_onnx)."""
+"""A trainable checkpoint restored from an exported ONNX file (training.learn.from_onnx)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ onnx = pytest.importorskip("onnx", reason="training needs the `train` extra")
 
 from torch import nn  # noqa: E402
 
-from dicecam.training.export import export_detector, export_reader  # noqa: E402
-from dicecam.training.from_onnx import (  # noqa: E402
+from dicecam.training.learn.export import export_detector, export_reader  # noqa: E402
+from dicecam.training.learn.from_onnx import (  # noqa: E402
     RestoreError,
     check_against_file,
     load_folded,
     recalibrate,
     train_mode_drift,
 )
-from dicecam.training.models import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
+from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

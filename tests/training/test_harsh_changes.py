@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from dicecam.training.augment import photometric
+from dicecam.training.data.augment import photometric
 from dicecam.vision.photo_changes import turn_hue
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicecam.training.data import held_out, load_split
+from dicecam.training.data.photos import held_out, load_split
 
 names = st.text(min_size=1, max_size=40)
 fractions = st.floats(min_value=0.0, max_value=1.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicecam.training.data import PIP_SPAN_TO_FACE, grow_to_face
+from dicecam.training.data.photos import PIP_SPAN_TO_FACE, grow_to_face
 
 
 def test_boxes_become_squares_about_the_same_centre():

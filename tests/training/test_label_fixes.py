@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from dicecam.training.data import DEFAULT_ROOT, LABEL_FIXES, fix_labels, load_split
+from dicecam.training.data.photos import DEFAULT_ROOT, LABEL_FIXES, fix_labels, load_split
 
 
 def _raw_rows(dataset: str) -> dict[str, dict]:

@@ -6,11 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
-from dicecam.training.data import load_split
-from dicecam.training.models import NOT_A_DIE, READER_SIZE
-from dicecam.training.reader_data import reader_samples, side_face_crop
-from dicecam.training.synth import side_face_window
-from dicecam.training.synth_dice import make_camera, place_die, random_material
+from dicecam.training.data.photos import load_split
+from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE
+from dicecam.training.data.reader_crops import reader_samples, side_face_crop
+from dicecam.training.render.scene import side_face_window
+from dicecam.training.render.dice import make_camera, place_die, random_material
 
 TOP = np.array([180, 100, 220, 140], np.float32)  # a top face 40 px wide, centred at (200, 120)
 
@@ -55,7 +55,7 @@ def test_only_the_low_webcam_set_is_marked():
     assert byler and not any(s.side_below for s in byler)
 
 
-# -- rendered side faces (training.synth) ---------------------------------------------
+# -- rendered side faces (training.render.scene) ---------------------------------------------
 
 
 def _die_under(tilt: float, *neighbours: tuple[float, float], yaw: float = 0.3):
@@ -116,7 +116,7 @@ def test_no_rendered_side_window_that_frames_a_neighbours_top_face():
 
 
 def test_the_crop_cache_labels_side_faces_not_a_die(tmp_path):
-    from dicecam.training.crop_cache import build
+    from dicecam.training.data.crop_cache import build
 
     path = build(6, side=3, seed=5, path=tmp_path / "crops.npz")
     cached = np.load(path)

@@ -1,4 +1,4 @@
-"""Averaging fine-tunes of one detector, or of one reader, into one network (training.soup)."""
+"""Averaging fine-tunes of one detector, or of one reader, into one network (training.learn.soup)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from dicecam.training.models import DiceDetector  # noqa: E402
-from dicecam.training.soup import SoupError, average_states, main  # noqa: E402
+from dicecam.training.learn.nets import DiceDetector  # noqa: E402
+from dicecam.training.learn.soup import SoupError, average_states, main  # noqa: E402
 
 
 def _state(seed: int) -> dict[str, torch.Tensor]:
@@ -73,7 +73,7 @@ def test_the_command_writes_a_loadable_checkpoint_and_an_onnx_file(tmp_path) -> 
 def test_readers_average_into_a_reader_file_that_says_how_they_were_trained(tmp_path) -> None:
     import onnxruntime as ort
 
-    from dicecam.training.models import FaceReader
+    from dicecam.training.learn.nets import FaceReader
 
     paths = []
     for seed in (8, 9):

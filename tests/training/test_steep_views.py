@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dicecam.training.sources import synth_scene_source
-from dicecam.training.synth import _camera_tilt, render_scene
-from dicecam.training.train import main as train_main
+from dicecam.training.data.sources import synth_scene_source
+from dicecam.training.render.scene import _camera_tilt, render_scene
+from dicecam.training.learn.train import main as train_main
 
 
 def _bands(tilts: np.ndarray) -> tuple[float, float]:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicecam.training.synth import Scene, render_crop, render_scene
-from dicecam.training.synth_dice import NORMALS, face_values
-from dicecam.training.synth_textures import paint_out
+from dicecam.training.render.scene import Scene, render_crop, render_scene
+from dicecam.training.render.dice import NORMALS, face_values
+from dicecam.training.render.textures import paint_out
 
 
 def _inside(inner, outer, tol=1e-6) -> bool:

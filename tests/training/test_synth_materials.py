@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicecam.training.synth_dice import _PIPS, Material, face_texture, random_material, reflection
+from dicecam.training.render.dice import _PIPS, Material, face_texture, random_material, reflection
 
 RED = (40.0, 30.0, 200.0)
 SMOKE = (45.0, 45.0, 45.0)

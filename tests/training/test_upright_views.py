@@ -1,12 +1,12 @@
 """Upright training views: a tilted photo keeps its up, for the detector (mirror images only,
-training.augment) and for the reader (crops turned a little at most, session 16)."""
+training.data.augment) and for the reader (crops turned a little at most, session 16)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from dicecam.training.augment import flip_rot90
+from dicecam.training.data.augment import flip_rot90
 
 
 def _photo() -> tuple[np.ndarray, np.ndarray]:
@@ -32,10 +32,10 @@ def test_with_turns_some_views_are_turned() -> None:
 
 
 def test_mining_searches_upright_scenes_when_asked(monkeypatch) -> None:
-    """`training.mine --upright` mines the views an upright-trained detector is made for."""
+    """`training.data.mine --upright` mines the views an upright-trained detector is made for."""
     from pathlib import Path
 
-    from dicecam.training import mine as mining
+    from dicecam.training.data import mine as mining
 
     asked = []
     render = mining.synth_scene_source
@@ -69,7 +69,7 @@ def _top_brighter(crop: np.ndarray) -> bool:
 
 def test_an_upright_positive_crop_keeps_the_top_face_on_top() -> None:
     pytest.importorskip("torch", reason="training needs the `train` extra")
-    from dicecam.training.reader_data import positive_crop
+    from dicecam.training.data.reader_crops import positive_crop
 
     img, (box,) = _die_lit_at_the_top()
     kept = [_top_brighter(positive_crop(img, box, np.random.default_rng(s), turn=False)) for s in range(40)]
@@ -81,9 +81,9 @@ def test_an_upright_positive_crop_keeps_the_top_face_on_top() -> None:
 def test_the_upright_reader_stream_keeps_tilted_dice_up_and_turns_the_rest(monkeypatch) -> None:
     """A low camera's photo (side faces below) keeps its up; a top-down photo's dice turn any way."""
     pytest.importorskip("torch", reason="training needs the `train` extra")
-    import dicecam.training.train as train
-    from dicecam.training.data import Sample
-    from dicecam.training.models import NOT_A_DIE
+    import dicecam.training.learn.train as train
+    from dicecam.training.data.photos import Sample
+    from dicecam.training.learn.nets import NOT_A_DIE
 
     img, boxes = _die_lit_at_the_top()
 
@@ -114,10 +114,10 @@ def _cache(path, top_bright_turnable: bool) -> None:
 @pytest.mark.parametrize("turnable", [False, True])
 def test_upright_cached_crops_turn_only_where_marked_turnable(monkeypatch, tmp_path, turnable) -> None:
     pytest.importorskip("torch", reason="training needs the `train` extra")
-    from dicecam.training import crop_cache
-    from dicecam.training.sources import synth_crop_source
+    from dicecam.training.data import caches
+    from dicecam.training.data.sources import synth_crop_source
 
-    monkeypatch.setattr(crop_cache, "UPRIGHT_CACHE", tmp_path / "crops.npz")
+    monkeypatch.setattr(caches, "UPRIGHT_CROPS", tmp_path / "crops.npz")
     _cache(tmp_path / "crops.npz", turnable)
     draw = synth_crop_source(upright=True)
     rng = np.random.default_rng(0)
@@ -127,7 +127,7 @@ def test_upright_cached_crops_turn_only_where_marked_turnable(monkeypatch, tmp_p
 
 def test_the_upright_crop_cache_marks_tilted_dice_not_turnable(tmp_path) -> None:
     pytest.importorskip("torch", reason="training needs the `train` extra")
-    from dicecam.training.crop_cache import build
+    from dicecam.training.data.crop_cache import build
 
     upright = np.load(build(12, seed=3, path=tmp_path / "up.npz", upright=True))
     anyway = np.load(build(12, seed=3, path=tmp_path / "any.npz"))
@@ -138,7 +138,7 @@ def test_the_upright_crop_cache_marks_tilted_dice_not_turnable(tmp_path) -> None
 
 def test_upright_training_is_for_one_network_at_a_time() -> None:
     pytest.importorskip("torch", reason="training needs the `train` extra")
-    from dicecam.training.train import main
+    from dicecam.training.learn.train import main
 
     with pytest.raises(SystemExit):
         main(["all", "--upright"])
@@ -146,11 +146,11 @@ def test_upright_training_is_for_one_network_at_a_time() -> None:
 
 def test_fresh_crops_are_rendered_even_where_a_cache_is(monkeypatch, tmp_path) -> None:
     pytest.importorskip("torch", reason="training needs the `train` extra")
-    from dicecam.training import crop_cache
-    from dicecam.training.models import READER_SIZE
-    from dicecam.training.sources import synth_crop_source
+    from dicecam.training.data import caches
+    from dicecam.training.shapes import READER_SIZE
+    from dicecam.training.data.sources import synth_crop_source
 
-    monkeypatch.setattr(crop_cache, "UPRIGHT_CACHE", tmp_path / "crops.npz")
+    monkeypatch.setattr(caches, "UPRIGHT_CROPS", tmp_path / "crops.npz")
     _cache(tmp_path / "crops.npz", False)  # one crop, value 3, its top third white
     cached, fresh = synth_crop_source(upright=True), synth_crop_source(upright=True, fresh=True)
     rng = np.random.default_rng(0)
@@ -162,7 +162,7 @@ def test_fresh_crops_are_rendered_even_where_a_cache_is(monkeypatch, tmp_path) -
 
 def test_fresh_crops_are_for_the_reader() -> None:
     pytest.importorskip("torch", reason="training needs the `train` extra")
-    from dicecam.training import train
+    from dicecam.training.learn import train
 
     with pytest.raises(SystemExit):
         train.main(["detector", "--fresh-crops", "--det-steps", "1"])

@@ -1,7 +1,7 @@
 """Pre-render synthetic reader crops to disk, so reader training is not bound by rendering.
 
-    python -m dicecam.training.crop_cache --count 12000      # writes data/synth_crops.npz
-    python -m dicecam.training.crop_cache --upright          # writes data/synth_crops_upright.npz
+    python -m dicecam.training.data.crop_cache --count 12000      # writes data/synth_crops.npz
+    python -m dicecam.training.data.crop_cache --upright          # writes data/synth_crops_upright.npz
 
 `count` crops of dice showing a value (class value - 1), then `--side` crops centred on a
 side face (class NOT_A_DIE) from their own random stream, so adding side faces leaves the
@@ -20,15 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.training.models import NOT_A_DIE
-from dicecam.training.synth import keeps_up, render_crop_and_tilt, render_side_crop
+from dicecam.training.shapes import NOT_A_DIE
+from dicecam.training.render.scene import keeps_up, render_crop_and_tilt, render_side_crop
 
-CACHE = Path("data") / "synth_crops.npz"
-UPRIGHT_CACHE = Path("data") / "synth_crops_upright.npz"
+from dicecam.training.data import caches
+
 SIZE = 64
 
 
-def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE, upright: bool = False) -> Path:
+def build(count: int, *, side: int = 0, seed: int = 1, path: Path | None = None, upright: bool = False) -> Path:
     """Render the cache to `path`: `count` value crops and `side` side-face crops.
 
     With `upright`, tilted dice are seen as an upright phone sees them, and the cache
@@ -49,6 +49,7 @@ def build(count: int, *, side: int = 0, seed: int = 1, path: Path = CACHE, uprig
     for i in range(count, count + side):
         images[i] = render_side_crop(side_rng, size=SIZE)
         labels[i] = NOT_A_DIE
+    path = path or (caches.UPRIGHT_CROPS if upright else caches.CROPS)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, images=images, labels=labels, turnable=turnable)
     return path
@@ -60,10 +61,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--side", type=int, default=0, help="crops centred on a side face (not a die)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--upright", action="store_true",
-                   help=f"dice as an upright phone sees them, into {UPRIGHT_CACHE}")
+                   help=f"dice as an upright phone sees them, into {caches.UPRIGHT_CROPS}")
     args = p.parse_args(argv)
     print(build(args.count, side=args.side, seed=args.seed, upright=args.upright,
-                path=UPRIGHT_CACHE if args.upright else CACHE))
+                path=caches.UPRIGHT_CROPS if args.upright else caches.CROPS))
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from dicecam.training.augment import flip_rot90, photometric
-from dicecam.training.models import STRIDE
+from dicecam.training.data.augment import flip_rot90, photometric
+from dicecam.training.shapes import STRIDE
 
 CROP = 256
 

@@ -1,6 +1,6 @@
 """Hard-negative mining: what the current model mistakes for dice on the train photos.
 
-    python -m dicecam.training.mine models/     # writes data/hard_negatives.npz
+    python -m dicecam.training.data.mine models/     # writes data/hard_negatives.npz
 
 Runs the exported model (onnxruntime, like the app) over the train splits and rendered
 scenes, keeps every detection that frames no labelled die, and stores its crop, cut the way the reader's crops are cut.
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.training.crop_cache import SIZE
-from dicecam.training.reader_data import CROP_SCALE, crop_square
-from dicecam.training.sources import DETECTOR_SETS, real_samples, synth_scene_source
+from dicecam.training.data import caches
+from dicecam.training.data.crop_cache import SIZE
+from dicecam.training.data.reader_crops import CROP_SCALE, crop_square
+from dicecam.training.data.sources import DETECTOR_SETS, real_samples, synth_scene_source
 
-CACHE = Path("data") / "hard_negatives.npz"
 
 
 def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> np.ndarray:
@@ -44,7 +44,7 @@ def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = Fals
     """Crops of every raw detection that frames no labelled die, and how many photos were searched.
 
     `upright`: the rendered scenes as a phone held upright takes them, the views a detector
-    trained with `training.train detector --upright` is made for.
+    trained with `training.learn.train detector --upright` is made for.
     """
     from dicecam.vision.reader import DiceReader
 
@@ -73,9 +73,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--upright", action="store_true", help="render the scenes upright, as a phone takes them")
     args = p.parse_args(argv)
     crops, n = mine(args.models, scenes=args.scenes, upright=args.upright)
-    CACHE.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(CACHE, images=crops)
-    print(f"{len(crops)} hard negatives from {n} photos -> {CACHE}")
+    caches.HARD_NEGATIVES.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(caches.HARD_NEGATIVES, images=crops)
+    print(f"{len(crops)} hard negatives from {n} photos -> {caches.HARD_NEGATIVES}")
 
 
 if __name__ == "__main__":

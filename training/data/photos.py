@@ -14,7 +14,7 @@ import numpy as np
 from dicecam.vision.corrections import Correction, correct
 from dicecam.vision.detections import Dice
 
-DEFAULT_ROOT = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
+DEFAULT_ROOT = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().parents[3] / "shared" / "datasets"))
 
 
 #: matteop65_wood's boxes cover only the pips of the top face: a "1" is boxed around its

@@ -7,8 +7,8 @@ from functools import partial
 import cv2
 import numpy as np
 
-from dicecam.training import augment
-from dicecam.training.models import NOT_A_DIE, READER_SIZE
+from dicecam.training.data import augment
+from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
 from dicecam.vision.metrics import centres as box_centres
 
 #: A reader crop is the detected top-face box grown by this factor (must match vision.reader).

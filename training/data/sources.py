@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dicecam.training.data import Sample, load_split
+from dicecam.training.data.photos import Sample, load_split
 
 #: Photo sets used for the detector (boxes) and all sets for the reader.
 DETECTOR_SETS = ("byler_d6", "matteop65_wood")
@@ -29,7 +29,7 @@ def synth_scene_source(*, upright: bool = False, steep: bool = False
     (`training.synth.render_scene`).
     """
     try:
-        from dicecam.training.synth import render_scene
+        from dicecam.training.render.scene import render_scene
     except ImportError:
         return None
 
@@ -48,17 +48,17 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
                       ) -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
     """A function giving one synthetic reader crop (READER_SIZE) and its class, or None.
 
-    Uses the pre-rendered cache (`python -m dicecam.training.crop_cache`, with `--upright` for
+    Uses the pre-rendered cache (`python -m dicecam.training.data.crop_cache`, with `--upright` for
     `upright` crops) when there is one and not `fresh`, with fresh jitter on every draw;
     otherwise renders each crop (a new die every time, as session 20's GPU tunes drew
     them). Cached crops are mirrored at random, and quarter-turned unless the cache marks
     them as an upright phone's tilted view (its `turnable`), whose top face must stay on top.
     """
-    from dicecam.training.crop_cache import CACHE, UPRIGHT_CACHE
-    from dicecam.training.reader_data import crop_square
-    from dicecam.training.models import READER_SIZE
+    from dicecam.training.data import caches
+    from dicecam.training.data.reader_crops import crop_square
+    from dicecam.training.shapes import READER_SIZE
 
-    path = UPRIGHT_CACHE if upright else CACHE
+    path = caches.UPRIGHT_CROPS if upright else caches.CROPS
     if path.is_file() and not fresh:
         cached = np.load(path)
         images, labels = cached["images"], cached["labels"]
@@ -75,7 +75,7 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
 
         return draw_cached
     try:
-        from dicecam.training.synth import render_crop
+        from dicecam.training.render.scene import render_crop
     except ImportError:
         return None
 
@@ -88,13 +88,13 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
 
 def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None:
     """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined."""
-    from dicecam.training.mine import CACHE
-    from dicecam.training.reader_data import crop_square
-    from dicecam.training.models import READER_SIZE
+    from dicecam.training.data import caches
+    from dicecam.training.data.reader_crops import crop_square
+    from dicecam.training.shapes import READER_SIZE
 
-    if not CACHE.is_file():
+    if not caches.HARD_NEGATIVES.is_file():
         return None
-    images = np.load(CACHE)["images"]
+    images = np.load(caches.HARD_NEGATIVES)["images"]
     if not len(images):
         return None
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import torch
 
-from dicecam.training.models import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader
-from dicecam.training.reader_data import CROP_SCALE
+from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader
+from dicecam.training.data.reader_crops import CROP_SCALE
 
 OPSET = 17
 #: Long side of the photo as the detector sees it (vision.reader reads this from the file).
@@ -75,7 +75,7 @@ def export_reader(model: FaceReader, path: Path, *, upright: bool = False) -> No
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Export checkpoints from a training run: `python -m dicecam.training.export runs/ models/`."""
+    """Export checkpoints from a training run: `python -m dicecam.training.learn.export runs/ models/`."""
     import argparse
 
     p = argparse.ArgumentParser(description=main.__doc__)

@@ -1,9 +1,9 @@
 """A trainable checkpoint from a shipped ONNX file, to fine-tune the shipped networks on a
 machine that lacks the recipe's runs/ folder:
 
-    python -m dicecam.training.from_onnx models/reader.onnx runs/shipped/reader.pt [--upright]
-    python -m dicecam.training.from_onnx models/detector.onnx runs/shipped/detector.pt [--upright]
-    python -m dicecam.training.train reader --init runs/shipped/reader.pt ...
+    python -m dicecam.training.learn.from_onnx models/reader.onnx runs/shipped/reader.pt [--upright]
+    python -m dicecam.training.learn.from_onnx models/detector.onnx runs/shipped/detector.pt [--upright]
+    python -m dicecam.training.learn.train reader --init runs/shipped/reader.pt ...
 
 The export folds each batch norm into the convolution before it (`W * g / s`, bias
 `b - m * g / s`), which loses the norm's own scale and statistics. They are measured
@@ -39,7 +39,7 @@ def _module_path(node_name: str) -> str:
 
 
 def _blank_network(onnx_model) -> nn.Module:
-    from dicecam.training.models import DiceDetector, FaceReader
+    from dicecam.training.learn.nets import DiceDetector, FaceReader
 
     meta = {entry.key: entry.value for entry in onnx_model.metadata_props}
     if "crop_size" in meta:
@@ -89,7 +89,7 @@ def load_folded(path: Path) -> nn.Module:
         except AttributeError as err:
             raise RestoreError(f"the file's layer {module_path!r} is not in this project's network") from err
         if len(node.input) < 3:
-            raise RestoreError(f"layer {module_path!r} has no bias: the file was not exported by training.export")
+            raise RestoreError(f"layer {module_path!r} has no bias: the file was not exported by training.learn.export")
         weight, bias = (weights[name] for name in node.input[1:3])
         if node.op_type == "Gemm" and not any(a.name == "transB" and a.i == 1 for a in node.attribute):
             weight = weight.T
@@ -191,10 +191,10 @@ def train_mode_drift(network: nn.Module, x: torch.Tensor) -> float:
 
 
 def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> list[torch.Tensor]:
-    """Training batches as `training.train` draws them (its streams and batch sizes)."""
+    """Training batches as `training.learn.train` draws them (its streams and batch sizes)."""
     from torch.utils.data import DataLoader
 
-    from dicecam.training.train import DetectorStream, ReaderStream, parser
+    from dicecam.training.learn.train import DetectorStream, ReaderStream, parser
 
     # The rendered shares of the recipe's tunes (readers 0.45, detectors 0.5 and more).
     if kind == "reader":
@@ -211,13 +211,13 @@ def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> 
 
 
 def main(argv: list[str] | None = None) -> None:
-    from dicecam.training.models import FaceReader
+    from dicecam.training.learn.nets import FaceReader
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("onnx", type=Path, help="a detector.onnx or reader.onnx of this project")
     p.add_argument("checkpoint", type=Path, help="where to write the restored detector.pt / reader.pt")
     p.add_argument("--batches", type=int, default=32, help="training batches to measure the norms on")
-    p.add_argument("--upright", action="store_true", help="draw them as `training.train --upright` does")
+    p.add_argument("--upright", action="store_true", help="draw them as `training.learn.train --upright` does")
     p.add_argument("--seed", type=int, default=7)
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)

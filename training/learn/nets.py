@@ -1,7 +1,7 @@
 """The two torch networks: a CenterNet-style die detector and a face reader.
 
 Both are small enough to run in a few milliseconds on a phone-class CPU through
-onnxruntime; `training.export` writes them to ONNX.
+onnxruntime; `training.learn.export` writes them to ONNX.
 """
 
 from __future__ import annotations
@@ -10,11 +10,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-#: Output stride of the detector's heat map.
-STRIDE = 4
-#: Face reader input side (pixels) and its classes: values 1-6, then "not a die".
-READER_SIZE = 48
-NOT_A_DIE = 6
+from dicecam.training.shapes import NOT_A_DIE, READER_SIZE, STRIDE  # noqa: F401  (the networks' contract)
 
 
 def conv_bn(cin: int, cout: int, *, k: int = 3, s: int = 1, groups: int = 1) -> nn.Sequential:

@@ -1,7 +1,7 @@
 """Average the weights of several fine-tunes of one detector or reader ("model soup").
 
-    python -m dicecam.training.soup runs/a/detector.pt runs/b/detector.pt --out models [--checkpoint runs/soup.pt]
-    python -m dicecam.training.soup runs/a/reader.pt runs/b/reader.pt --reader [--upright] --out models
+    python -m dicecam.training.learn.soup runs/a/detector.pt runs/b/detector.pt --out models [--checkpoint runs/soup.pt]
+    python -m dicecam.training.learn.soup runs/a/reader.pt runs/b/reader.pt --reader [--upright] --out models
 
 Fine-tunes that start from the same weights and move only a little stay in one basin of
 the loss, where the mean of their weights is itself a working network. Writes the
@@ -49,8 +49,8 @@ def average_states(states: Sequence[Mapping[str, torch.Tensor]]) -> dict[str, to
 
 
 def main(argv: list[str] | None = None) -> None:
-    from dicecam.training.export import export_detector, export_reader
-    from dicecam.training.models import DiceDetector, FaceReader
+    from dicecam.training.learn.export import export_detector, export_reader
+    from dicecam.training.learn.nets import DiceDetector, FaceReader
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("checkpoints", type=Path, nargs="+", help="detector.pt (or reader.pt) files of fine-tunes of one network")

@@ -1,8 +1,8 @@
 """Train the dice detector and the face reader, then export both to ONNX.
 
-    python -m dicecam.training.train                 # both, default budget, writes models/
-    python -m dicecam.training.train detector --steps 3000
-    python -m dicecam.training.train reader --steps 4000
+    python -m dicecam.training.learn.train                 # both, default budget, writes models/
+    python -m dicecam.training.learn.train detector --steps 3000
+    python -m dicecam.training.learn.train reader --steps 4000
 
 Runs on the CPU (2 cores are enough); every run is seeded. Where a GPU is lent,
 `--device cuda --workers N` learns there while N processes draw the samples.
@@ -21,13 +21,13 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
-from dicecam.training.augment import photometric
-from dicecam.training.data import Sample
-from dicecam.training.detector_data import detector_sample
-from dicecam.training.losses import detector_loss
-from dicecam.training.models import NOT_A_DIE, DiceDetector, FaceReader
-from dicecam.training.reader_data import reader_samples, to_tensor_layout
-from dicecam.training.sources import (
+from dicecam.training.data.augment import photometric
+from dicecam.training.data.photos import Sample
+from dicecam.training.data.detector_targets import detector_sample
+from dicecam.training.learn.losses import detector_loss
+from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
+from dicecam.training.data.reader_crops import reader_samples, to_tensor_layout
+from dicecam.training.data.sources import (
     DETECTOR_SETS,
     READER_SETS,
     hard_negative_source,
@@ -35,7 +35,7 @@ from dicecam.training.sources import (
     synth_crop_source,
     synth_scene_source,
 )
-from dicecam.training.synth import keeps_up
+from dicecam.training.render.scene import keeps_up
 
 RUNS = Path("runs")
 
@@ -259,7 +259,7 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line of `python -m dicecam.training.train` (also checked against the recipe's stages)."""
+    """The command line of `python -m dicecam.training.learn.train` (also checked against the recipe's stages)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("what", nargs="?", choices=["all", "detector", "reader"], default="all")
     p.add_argument("--det-steps", type=int, default=6000)
@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> None:
     where = {"device": args.device, "workers": args.workers}
     torch.set_num_threads(args.threads)
     args.runs.mkdir(parents=True, exist_ok=True)
-    from dicecam.training.export import export_detector, export_reader
+    from dicecam.training.learn.export import export_detector, export_reader
 
     if args.what in ("all", "detector"):
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from dicecam.training.synth_textures import jitter_color, smooth_noise
+from dicecam.training.render.textures import jitter_color, smooth_noise
 
 # --- cube geometry (die-local frame, edge 1, centre at the origin) --------------------
 

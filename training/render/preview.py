@@ -1,6 +1,6 @@
 """Write a contact sheet of synthetic scenes and crops to look at.
 
-    python -m dicecam.training.preview_synth --out /tmp/synth_sheet.png --seed 0 --boxes
+    python -m dicecam.training.render.preview --out /tmp/synth_sheet.png --seed 0 --boxes
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 import cv2
 import numpy as np
 
-from dicecam.training.synth import render_crop, render_scene
+from dicecam.training.render.scene import render_crop, render_scene
 
 
 def contact_sheet(seed: int, *, rows: int = 3, cols: int = 4, cell: int = 400, boxes: bool = False) -> np.ndarray:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from dicecam.training.synth_dice import (
+from dicecam.training.render.dice import (
     NORMALS,
     Camera,
     Light,
@@ -26,7 +26,7 @@ from dicecam.training.synth_dice import (
     place_die,
     random_material,
 )
-from dicecam.training.synth_textures import add_clutter, photo_surface, random_surface
+from dicecam.training.render.textures import add_clutter, photo_surface, random_surface
 
 Box = tuple[float, float, float, float]
 

@@ -1,0 +1,14 @@
+"""Where the training data stages leave their caches (relative to the working folder, as the recipe runs).
+
+One place for the paths, so the stage that writes a cache and the source that reads it
+need not import each other.
+"""
+
+from pathlib import Path
+
+#: Rendered reader crops (`crop_cache`), drawn from with fresh jitter on every use.
+CROPS = Path("data") / "synth_crops.npz"
+#: The same as an upright phone sees the dice (`crop_cache --upright`).
+UPRIGHT_CROPS = Path("data") / "synth_crops_upright.npz"
+#: Boxes the shipped networks take for dice where there is none (`mine`): the reader's hard negatives.
+HARD_NEGATIVES = Path("data") / "hard_negatives.npz"

@@ -1,0 +1,1 @@
+"""The torch side: the two networks, their losses, training, export to ONNX, soups and restores."""

@@ -1,0 +1,10 @@
+"""What the two networks take and give, without torch: the data code and the networks agree on these.
+
+The same facts travel inside each exported ONNX file as metadata (`vision.reader` reads them there).
+"""
+
+#: Output stride of the detector's heat map.
+STRIDE = 4
+#: Face reader input side (pixels) and its classes: values 1-6, then "not a die".
+READER_SIZE = 48
+NOT_A_DIE = 6
