@@ -1,0 +1,61 @@
+/* Start page: player rows, variant options, and starting a game through the API. */
+import {request} from './api.js';
+
+const form = document.getElementById('new-game');
+const list = document.getElementById('player-list');
+const errorBox = document.getElementById('form-error');
+const pushOptions = document.querySelector('[data-for-family="push"]');
+
+const rows = () => [...list.querySelectorAll('.player-row')];
+
+function renumber() {
+  rows().forEach((row, i) => {
+    const input = row.querySelector('input');
+    const label = input.getAttribute('placeholder').replace(/\d+$/, String(i + 1));
+    input.setAttribute('placeholder', label);
+    input.setAttribute('aria-label', label);
+  });
+}
+
+document.getElementById('add-player').addEventListener('click', () => {
+  const row = rows()[0].cloneNode(true);
+  row.querySelector('input').value = '';
+  list.appendChild(row);
+  renumber();
+  row.querySelector('input').focus();
+});
+
+list.addEventListener('click', (ev) => {
+  if (!ev.target.closest('.remove-player')) return;
+  if (rows().length <= 1) { rows()[0].querySelector('input').value = ''; return; }
+  ev.target.closest('.player-row').remove();
+  renumber();
+});
+
+const selected = () => form.querySelector('input[name="variant"]:checked');
+
+function syncVariant() {
+  const v = selected();
+  pushOptions.hidden = !v || v.dataset.family !== 'push';
+}
+form.addEventListener('change', syncVariant);
+syncVariant();
+
+form.addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const v = selected();
+  const players = rows().map((r) => r.querySelector('input').value.trim()).filter((n) => n);
+  const options = {};
+  if (v.dataset.family === 'push') {
+    options.target = Number(form.elements.target.value) || 10000;
+    options.finish_round = form.elements.finish_round.checked;
+  }
+  errorBox.hidden = true;
+  try {
+    const data = await request('POST', '/api/games', {variant: v.value, players, options});
+    window.location.href = '/g/' + encodeURIComponent(data.id);
+  } catch (err) {
+    errorBox.textContent = err.message;
+    errorBox.hidden = false;
+  }
+});
