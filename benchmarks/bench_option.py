@@ -24,8 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from bench_vision import SCENES, SIZES, table_photo  # noqa: E402
-from reader_options import reader_options  # noqa: E402
+from bench_vision import SCENES, SIZES, table_photo
+from reader_options import reader_options
 
 
 def paired_times(first: Callable[[], object], second: Callable[[], object], repeats: int) -> dict:

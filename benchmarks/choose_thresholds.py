@@ -24,11 +24,11 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from dicecam.commands.eval import read_labelled  # noqa: E402
-from dicecam.vision.dataset import read_dataset  # noqa: E402
-from dicecam.vision.decode import load_image  # noqa: E402
-from dicecam.vision.metrics import score_photo, total, unsure_counts  # noqa: E402
-from dicecam.vision.reader import DiceReader  # noqa: E402
+from dicecam.commands.eval import read_labelled
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import score_photo, total, unsure_counts
+from dicecam.vision.reader import DiceReader
 
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
 DEFAULT_GRID = ("min_relative_size=0.65,0,0.5", "keep_small_above=0.7,0.8,0.9")

@@ -19,12 +19,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from dicecam.commands.eval import read_labelled  # noqa: E402
-from dicecam.training.data.photos import held_out  # noqa: E402
-from dicecam.vision.dataset import read_dataset  # noqa: E402
-from dicecam.vision.decode import load_image  # noqa: E402
-from dicecam.vision.metrics import Score, score_photo, total  # noqa: E402
-from dicecam.vision.reader import DiceReader  # noqa: E402
+from dicecam.commands.eval import read_labelled
+from dicecam.training.data.photos import held_out
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import Score, score_photo, total
+from dicecam.vision.reader import DiceReader
 
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name
                      for name in ("byler_d6", "matteop65_wood", "chase_dji"))

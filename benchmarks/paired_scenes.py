@@ -22,10 +22,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from reader_options import reader_options  # noqa: E402
-from rendered_scenes import SEED, rendered, score_scene  # noqa: E402
-from dicecam.vision.metrics import Score  # noqa: E402
-from dicecam.vision.reader import DiceReader  # noqa: E402
+from reader_options import reader_options
+from rendered_scenes import SEED, rendered, score_scene
+from dicecam.vision.metrics import Score
+from dicecam.vision.reader import DiceReader
 
 COUNTED = ("labelled", "predicted", "right")  # what read F1 is made of
 

@@ -30,13 +30,14 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from reader_options import reader_options  # noqa: E402
-from dicecam.training.calibrate import right_readings  # noqa: E402
-from dicecam.training.data.photos import Sample  # noqa: E402
-from dicecam.training.data.sources import synth_scene_source  # noqa: E402
-from dicecam.vision.detections import Dice  # noqa: E402
-from dicecam.vision.metrics import Score, centres, inside, match_boxes, score_photo, total, unsure_counts  # noqa: E402
-from dicecam.vision.reader import DiceReader  # noqa: E402
+from reader_options import reader_options
+from dicecam.training.calibrate import right_readings
+from dicecam.training.data.photos import Sample
+from dicecam.training.data.sources import synth_scene_source
+from dicecam.vision.detections import Dice
+from dicecam.vision.boxes import centres, inside
+from dicecam.vision.metrics import Score, match_boxes, score_photo, total, unsure_counts
+from dicecam.vision.reader import DiceReader
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
 TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 0 up to (not including) 55

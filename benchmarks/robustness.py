@@ -21,13 +21,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from reader_options import reader_options  # noqa: E402
-from dicecam.vision.dataset import read_dataset  # noqa: E402
-from dicecam.vision.decode import load_image  # noqa: E402
-from dicecam.vision.detections import Dice  # noqa: E402
-from dicecam.vision.metrics import score_photo, total, unsure_counts  # noqa: E402
-from dicecam.vision.photo_changes import CHANGES  # noqa: E402
-from dicecam.vision.reader import DiceReader  # noqa: E402
+from reader_options import reader_options
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import score_photo, total, unsure_counts
+from dicecam.vision.photo_changes import CHANGES
+from dicecam.vision.reader import DiceReader
 
 AS_TAKEN = "as taken"  # the photo unchanged: the baseline, not one of the changes
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from dicecam.scoring import Game  # noqa: E402
+from dicecam.scoring import Game
 
 
 def _ms(fn, repeat: int) -> float:

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 
-from dicecam.training.render.scene import render_crop, render_scene  # noqa: E402
+from dicecam.training.render.scene import render_crop, render_scene
 
 
 def _rate(label: str, n: int, fn) -> None:

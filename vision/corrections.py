@@ -22,7 +22,7 @@ import numpy as np
 
 from dicecam.vision.dataset import DatasetError, LabelledPhoto
 from dicecam.vision.detections import Dice
-from dicecam.vision.metrics import centres, inside
+from dicecam.vision.boxes import centres, inside
 
 
 #: A correction names its die by the label's own box, to this many pixels.

@@ -12,19 +12,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from dicecam.vision.boxes import centres, inside
 from dicecam.vision.detections import Dice
-
-
-def centres(boxes: np.ndarray) -> np.ndarray:
-    """Centres (N, 2) of boxes (N, 4) given as [x0, y0, x1, y1]."""
-    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    return (boxes[:, :2] + boxes[:, 2:]) / 2
-
-
-def inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(P, B) booleans: point p lies inside box b (edges count as inside)."""
-    x, y = points[:, None, 0], points[:, None, 1]
-    return (x >= boxes[None, :, 0]) & (x <= boxes[None, :, 2]) & (y >= boxes[None, :, 1]) & (y <= boxes[None, :, 3])
 
 
 def match_boxes(truth: np.ndarray, predicted: np.ndarray) -> np.ndarray:

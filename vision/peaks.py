@@ -5,6 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from dicecam.vision.boxes import centre_inside
+from dicecam.vision.boxes import iou as overlap
+
 
 def centre_peaks(heat: np.ndarray, *, min_score: float = 0.25, max_peaks: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Local maxima (3x3) of a heat map above `min_score`, strongest first: (ys, xs, scores)."""
@@ -22,7 +25,7 @@ def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0
         return np.zeros((0,), np.int64)
     # Two dice can touch but their top faces never hold each other's centres.
     # [i, j]: i is a duplicate of j if j is kept and stronger.
-    clash = (_overlap(boxes, boxes) > iou) | _centre_inside(boxes, boxes)
+    clash = (overlap(boxes, boxes) > iou) | centre_inside(boxes, boxes)
     kept = np.zeros(len(boxes), bool)
     order = np.argsort(-np.asarray(scores))
     for i in order:
@@ -37,27 +40,8 @@ def apart_from(boxes: np.ndarray, others: np.ndarray, *, iou: float = 0.45) -> n
     others = np.asarray(others, np.float64).reshape(-1, 4)
     if not len(boxes) or not len(others):
         return np.ones(len(boxes), bool)
-    clash = (_overlap(boxes, others) > iou) | _centre_inside(boxes, others) | _centre_inside(others, boxes).T
+    clash = (overlap(boxes, others) > iou) | centre_inside(boxes, others) | centre_inside(others, boxes).T
     return ~clash.any(axis=1)
-
-
-def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(A, B) intersection over union of boxes `a` (A, 4) and `b` (B, 4)."""
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
-    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
-    inter = ix * iy
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6)
-
-
-def _centre_inside(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(A, B) booleans: the centre of box a lies strictly inside box b."""
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    cx, cy = (a[:, 0] + a[:, 2]) / 2, (a[:, 1] + a[:, 3]) / 2
-    return ((b[None, :, 0] < cx[:, None]) & (cx[:, None] < b[None, :, 2])
-            & (b[None, :, 1] < cy[:, None]) & (cy[:, None] < b[None, :, 3]))
 
 
 def drop_nested(boxes: np.ndarray, scores: np.ndarray, *, min_area_ratio: float = 2.0,
@@ -71,7 +55,7 @@ def drop_nested(boxes: np.ndarray, scores: np.ndarray, *, min_area_ratio: float 
     if not n:
         return np.zeros((0,), np.int64)
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    inside = _centre_inside(boxes, boxes)  # [i, j]: centre i in box j
+    inside = centre_inside(boxes, boxes)  # [i, j]: centre i in box j
     bigger = area[None, :] >= min_area_ratio * area[:, None]
     strong = scores[None, :] >= min_score_ratio * scores[:, None]
     nested = (inside & bigger & strong).any(axis=1)

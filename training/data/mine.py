@@ -18,7 +18,7 @@ from dicecam.training.data import caches
 from dicecam.training.data.crop_cache import SIZE
 from dicecam.training.data.reader_crops import CROP_SCALE, crop_square
 from dicecam.training.data.sources import DETECTOR_SETS, real_samples, synth_scene_source
-
+from dicecam.vision.boxes import iou
 
 
 def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> np.ndarray:
@@ -31,13 +31,7 @@ def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> 
         return np.zeros((0,), bool)
     if not len(truth):
         return np.ones((len(found),), bool)
-    lo = np.maximum(found[:, None, :2], truth[None, :, :2])
-    hi = np.minimum(found[:, None, 2:], truth[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=-1)
-    area_f = np.prod(found[:, 2:] - found[:, :2], axis=-1)[:, None]
-    area_t = np.prod(truth[:, 2:] - truth[:, :2], axis=-1)[None, :]
-    iou = inter / np.maximum(area_f + area_t - inter, 1e-6)
-    return iou.max(axis=1) < min_iou
+    return iou(found, truth).max(axis=1) < min_iou
 
 
 def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = False) -> tuple[np.ndarray, int]:

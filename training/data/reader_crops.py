@@ -9,7 +9,7 @@ import numpy as np
 
 from dicecam.training.data import augment
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
-from dicecam.vision.metrics import centres as box_centres
+from dicecam.vision.boxes import centres as box_centres
 
 #: A reader crop is the detected top-face box grown by this factor (must match vision.reader).
 CROP_SCALE = 1.35

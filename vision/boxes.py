@@ -1,0 +1,67 @@
+"""Box maths in one place: boxes are float arrays (N, 4) of [x0, y0, x1, y1] in pixels.
+
+Used by the reader's peak picking, the scoring rule (`vision.metrics`), label corrections,
+training's mining and the benchmarks alike, so that "inside" and "overlap" mean one thing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def as_boxes(boxes: np.ndarray) -> np.ndarray:
+    """`boxes` as a float64 array (N, 4), also for an empty list."""
+    return np.asarray(boxes, np.float64).reshape(-1, 4)
+
+
+def centres(boxes: np.ndarray) -> np.ndarray:
+    """Centres (N, 2) of boxes (N, 4)."""
+    boxes = as_boxes(boxes)
+    return (boxes[:, :2] + boxes[:, 2:]) / 2
+
+
+def sides(boxes: np.ndarray) -> np.ndarray:
+    """Each box's longer side (N,)."""
+    boxes = as_boxes(boxes)
+    return np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+
+
+def areas(boxes: np.ndarray) -> np.ndarray:
+    """Each box's area (N,); a box with negative extent has none."""
+    boxes = as_boxes(boxes)
+    return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+
+
+def inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(P, B) booleans: point p lies inside box b (edges count as inside)."""
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    boxes = as_boxes(boxes)
+    x, y = points[:, None, 0], points[:, None, 1]
+    return (x >= boxes[None, :, 0]) & (x <= boxes[None, :, 2]) & (y >= boxes[None, :, 1]) & (y <= boxes[None, :, 3])
+
+
+def strictly_inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(P, B) booleans: point p lies inside box b, not on its edge."""
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    boxes = as_boxes(boxes)
+    x, y = points[:, None, 0], points[:, None, 1]
+    return (boxes[None, :, 0] < x) & (x < boxes[None, :, 2]) & (boxes[None, :, 1] < y) & (y < boxes[None, :, 3])
+
+
+def centre_inside(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(A, B) booleans: the centre of box a lies strictly inside box b."""
+    return strictly_inside(centres(a), b)
+
+
+def intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(A, B) areas where boxes `a` (A, 4) and `b` (B, 4) overlap."""
+    a, b = as_boxes(a), as_boxes(b)
+    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    return ix * iy
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(A, B) intersection over union of boxes `a` (A, 4) and `b` (B, 4)."""
+    inter = intersections(a, b)
+    return inter / np.maximum(areas(a)[:, None] + areas(b)[None, :] - inter, 1e-6)
