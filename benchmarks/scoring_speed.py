@@ -39,6 +39,24 @@ def main() -> None:
     game = Game.from_dict(json.loads((ROOT / "examples" / "wuerfelspiel-seed.json").read_text()))
     ms = _ms(lambda: game.options([6, 6, 6, 6, 5]), 200)
     print(f"options() on the Würfelspiel seed sheet: {ms:.3f} ms median")
+    long_log()
+
+
+def long_log(n: int = 100_000) -> None:
+    """Issue 33.3's worst case: a Würfelpoker file of `n` busts, loaded, written, undone."""
+    players = ["Anna", "Ben"]
+    data = {"variant": "wuerfelpoker", "players": players,
+            "events": [{"player": players[i % 2], "throw": [2, 3, 4, 6, 2, 3]} for i in range(n)]}
+    for what, fn in (("load", lambda: Game.from_dict(data)),):
+        wall, cpu = time.perf_counter(), time.process_time()
+        game = fn()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(f"{what} {n} Würfelpoker busts: {wall:.2f} s wall, {cpu:.2f} s CPU "
+              f"({1e6 * cpu / n:.1f} us/event)")
+    for what, fn in (("to_dict", game.to_dict), ("state", game.state), ("undo", game.undo)):
+        t = time.perf_counter()
+        fn()
+        print(f"  {what}() of it: {time.perf_counter() - t:.2f} s")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from dicecam.scoring.dice import counts
+from dicecam.scoring.rules import Section
 
 
 class Box(StrEnum):
@@ -28,6 +29,10 @@ class Box(StrEnum):
     @property
     def is_upper(self) -> bool:
         return self in UPPER
+
+    @property
+    def section(self) -> Section:
+        return Section.UPPER if self in UPPER else Section.LOWER
 
     @property
     def face(self) -> int | None:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dicecam.scoring.errors import RuleError
 
 FACES = (1, 2, 3, 4, 5, 6)
+_FACE_SET = frozenset(FACES)
 
 
 def check_dice(values: object, *, count: int | None = None, what: str = "throw") -> tuple[int, ...]:
@@ -16,9 +17,9 @@ def check_dice(values: object, *, count: int | None = None, what: str = "throw")
     """
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise RuleError(f"The {what} must be a list of dice", code="dice_not_list")
-    dice = list(values)
-    # bool is an int subclass; `true` in a game file is not a die.
-    if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in dice):
+    dice = tuple(values)
+    # bool is an int subclass (and True == 1): `true` in a game file is not a die.
+    if not _FACE_SET.issuperset(dice) or any(type(v) is bool for v in dice):
         raise RuleError("Dice must be numbers 1 to 6", code="dice_values")
     if count is not None and len(dice) != count:
         raise RuleError(
@@ -28,7 +29,7 @@ def check_dice(values: object, *, count: int | None = None, what: str = "throw")
     if count is None and not 1 <= len(dice) <= 6:
         raise RuleError(f"The {what} must have 1 to 6 dice, not {len(dice)}",
                         code="dice_count", got=len(dice))
-    return tuple(dice)
+    return dice
 
 
 def counts(dice: Iterable[int]) -> tuple[int, ...]:

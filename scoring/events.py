@@ -7,9 +7,10 @@ from typing import Union
 
 from dicecam.scoring.boxes import BOXES, Box
 from dicecam.scoring.errors import RuleError
+from dicecam.scoring.players import normal_name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fill:
     """Kniffel family: the dice at the end of a turn and the box (and column) they go into."""
 
@@ -25,7 +26,7 @@ class Fill:
         return d
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Throw:
     """Würfelpoker: one throw and the dice set aside from it (`keep` None = bust)."""
 
@@ -40,7 +41,7 @@ class Throw:
         return d
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Bank:
     """Würfelpoker: the player stops and adds the turn total to the score."""
 
@@ -69,7 +70,8 @@ def _player(event: dict) -> str:
     player = event.get("player")
     if not isinstance(player, str) or not player.strip():
         raise RuleError("The event must name its player", code="event_player")
-    return player.strip()
+    # Compared as the seating list was checked, so an exported log replays as it was.
+    return normal_name(player)
 
 
 def _ints(value: object, what: str) -> tuple:

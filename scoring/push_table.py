@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from dicecam.scoring import poker
 from dicecam.scoring.dice import check_dice
 from dicecam.scoring.errors import RuleError
 from dicecam.scoring.events import Bank, Throw, parse_push_event
-from dicecam.scoring.variants import Variant
+from dicecam.scoring.recaps import BankRecap, BustRecap, KeepRecap
 from dicecam.scoring.turns import check_not_over, check_turn, winner_of
+from dicecam.scoring.variants import Variant
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnState:
     """The current player's turn so far.
 
@@ -31,7 +32,19 @@ class TurnState:
                 "hot_dice": self.hot_dice}
 
 
-@dataclass(frozen=True)
+_NEW_TURN = TurnState()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Ended:
+    """One ended turn, linked to the one before: the history grows in constant time."""
+
+    seat: int
+    points: int
+    before: _Ended | None
+
+
+@dataclass(frozen=True, slots=True)
 class PushTable:
     """Players take turns in seating order; a turn ends with a bank or a bust."""
 
@@ -40,7 +53,9 @@ class PushTable:
     target: int
     finish_round: bool
     scores: tuple[int, ...]
-    turns: tuple[tuple[int, ...], ...]
+    turn_counts: tuple[int, ...]
+    # The history is a chain; comparing or printing it would walk every turn.
+    ended: _Ended | None = field(default=None, compare=False, repr=False)
     current: int = 0
     turn_state: TurnState = TurnState()
     reached_by: int | None = None
@@ -50,7 +65,17 @@ class PushTable:
     def start(cls, variant: Variant, players: tuple[str, ...], options: dict) -> PushTable:
         n = len(players)
         return cls(variant, players, options["target"], options["finish_round"],
-                   (0,) * n, ((),) * n)
+                   (0,) * n, (0,) * n)
+
+    @property
+    def turns(self) -> tuple[tuple[int, ...], ...]:
+        """Every player's ended turns (points banked, 0 for a bust), oldest first."""
+        per_seat: list[list[int]] = [[] for _ in self.players]
+        node = self.ended
+        while node is not None:
+            per_seat[node.seat].append(node.points)
+            node = node.before
+        return tuple(tuple(reversed(t)) for t in per_seat)
 
     @property
     def current_player(self) -> str | None:
@@ -59,7 +84,7 @@ class PushTable:
     @property
     def turn(self) -> int:
         """Turn number of the current player (of the last player once the game is over)."""
-        return len(self.turns[self.current]) + (0 if self.finished else 1)
+        return self.turn_counts[self.current] + (0 if self.finished else 1)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -98,15 +123,18 @@ class PushTable:
                         "dice_left": left or 6, "hot_dice": left == 0})
         return out
 
-    def play(self, event: object) -> tuple[Throw | Bank, PushTable]:
-        """Validate `event` and return it parsed, with the table after it."""
+    def play(self, event: object) -> tuple[Throw | Bank, PushTable, KeepRecap | BustRecap | BankRecap]:
+        """Validate `event`; return it parsed, the table after it, and what it did."""
         parsed = parse_push_event(event)
         check_turn(self, parsed.player)
         ts = self.turn_state
         if isinstance(parsed, Bank):
             if ts.turn_total == 0:
                 raise RuleError("Nothing to bank yet: throw first", code="bank_empty")
-            return parsed, self._end_turn(ts.turn_total)
+            after = self._end_turn(ts.turn_total)
+            i = self.current
+            return parsed, after, BankRecap(parsed.player, ts.turn_total, after.scores[i],
+                                            after.scores[i] >= self.target)
         throw = self._check_throw(parsed.throw)
         bust = poker.is_bust(throw)
         if parsed.keep is None:
@@ -116,7 +144,8 @@ class PushTable:
                     "only a throw with nothing to score is a bust",
                     code="keep_missing",
                 )
-            return Throw(parsed.player, throw), self._end_turn(0)
+            return (Throw(parsed.player, throw), self._end_turn(0),
+                    BustRecap(parsed.player, throw, ts.turn_total))
         if bust:
             raise RuleError("Nothing in this throw scores: it is a bust and nothing can be set aside",
                             code="keep_on_bust")
@@ -125,21 +154,25 @@ class PushTable:
         keep = check_dice(parsed.keep, what="set-aside")
         points = poker.check_keep(throw, keep)
         left = ts.dice_left - len(keep)
-        after = TurnState(ts.turn_total + points, left or 6, left == 0, ts.throws + 1)
-        return Throw(parsed.player, throw, keep), replace(self, turn_state=after)
+        state = TurnState(ts.turn_total + points, left or 6, left == 0, ts.throws + 1)
+        recap = KeepRecap(parsed.player, throw, tuple(sorted(keep)), points, state.turn_total,
+                          state.dice_left, state.hot_dice)
+        return Throw(parsed.player, throw, keep), replace(self, turn_state=state), recap
 
     def _end_turn(self, banked: int) -> PushTable:
         i = self.current
+        # Both are one number per seat (at most 12): the history itself is never copied.
         scores = self.scores[:i] + (self.scores[i] + banked,) + self.scores[i + 1:]
-        turns = self.turns[:i] + (self.turns[i] + (banked,),) + self.turns[i + 1:]
+        counts = self.turn_counts[:i] + (self.turn_counts[i] + 1,) + self.turn_counts[i + 1:]
         reached = self.reached_by
         if reached is None and scores[i] >= self.target:
             reached = i
         last_in_round = i == len(self.players) - 1
         finished = reached is not None and (not self.finish_round or last_in_round)
         nxt = i if finished else (i + 1) % len(self.players)
-        return replace(self, scores=scores, turns=turns, current=nxt, turn_state=TurnState(),
-                       reached_by=reached, finished=finished)
+        # Built directly rather than with dataclasses.replace: this runs once per turn.
+        return PushTable(self.variant, self.players, self.target, self.finish_round, scores, counts,
+                         _Ended(i, banked, self.ended), nxt, _NEW_TURN, reached, finished)
 
     def state(self) -> dict:
         return {

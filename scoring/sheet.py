@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from dicecam.scoring.boxes import BOXES, UPPER, Box
 
-if TYPE_CHECKING:
-    from dicecam.scoring.variants import SheetVariant
-
 Cells = tuple[int | None, ...]
+
+
+class SheetRules(Protocol):
+    """What a sheet asks of its variant (a `SheetVariant` is one); kept here so that the
+    sheet never imports the variants."""
+
+    @property
+    def columns(self) -> int: ...
+
+    @property
+    def bonus_threshold(self) -> int: ...
+
+    @property
+    def upper_bonus(self) -> int: ...
+
+    @property
+    def column_weights(self) -> tuple[int, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -21,13 +35,13 @@ class Sheet:
     Everything else (subtotals, upper bonus, totals) is derived.
     """
 
-    variant: SheetVariant
+    variant: SheetRules
     cells: tuple[Cells, ...]
     extra_bonus: int = 0
     extra_bonus_count: int = 0
 
     @classmethod
-    def empty(cls, variant: SheetVariant) -> Sheet:
+    def empty(cls, variant: SheetRules) -> Sheet:
         return cls(variant, tuple((None,) * len(BOXES) for _ in range(variant.columns)))
 
     # -- reading ---------------------------------------------------------------

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from dicecam.scoring.dice import check_dice
 from dicecam.scoring.errors import RuleError
 from dicecam.scoring.events import Fill, parse_sheet_event
+from dicecam.scoring.recaps import FillRecap
+from dicecam.scoring.rules import Joker
 from dicecam.scoring.sheet import Sheet
-from dicecam.scoring.variants import Choice, SheetVariant
 from dicecam.scoring.turns import check_not_over, check_turn, winner_of
+from dicecam.scoring.variants import Choice, SheetVariant
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,8 @@ class SheetTable:
     def options(self, dice: Sequence[int]) -> list[dict]:
         return [c.to_dict() for c in self.choices(dice)]
 
-    def play(self, event: object) -> tuple[Fill, SheetTable]:
-        """Validate `event` and return it parsed, with the table after it."""
+    def play(self, event: object) -> tuple[Fill, SheetTable, FillRecap]:
+        """Validate `event`; return it parsed, the table after it, and what it did."""
         fill = parse_sheet_event(event)
         check_turn(self, fill.player)
         dice = check_dice(fill.dice, count=self.variant.dice_count, what="dice")
@@ -77,7 +79,16 @@ class SheetTable:
         i = self.players.index(fill.player)
         sheets = self.sheets[:i] + (after,) + self.sheets[i + 1:]
         parsed = Fill(fill.player, dice, fill.box, fill.column)
-        return parsed, SheetTable(self.variant, self.players, sheets, self.moves + 1)
+        recap = FillRecap(
+            player=fill.player, box=fill.box, column=fill.column,
+            weight=self.variant.column_weights[column - 1],
+            points=after.box(fill.box, column) or 0,
+            joker=self.variant.joker(sheet, dice) is not Joker.NONE,
+            upper_bonus=after.upper_bonus(column) - sheet.upper_bonus(column),
+            extra_bonus=after.extra_bonus - sheet.extra_bonus,
+            gain=after.total - sheet.total,
+        )
+        return parsed, SheetTable(self.variant, self.players, sheets, self.moves + 1), recap
 
     def _column(self, column: int | None) -> int:
         n = self.variant.columns

@@ -1,18 +1,26 @@
 """The rule variants: one base class, a small subclass per game, a registry by id and alias.
 
 Written in the spirit of python-chess's `chess/variant.py`: each variant states only what
-differs from its base.
+differs from its base. Everything a game decides is asked of its variant here (dice per
+throw, throws per turn, boxes and sections, bonuses, jokers, labels, how a player's entry
+becomes an event); the tables that replay a log (`sheet_table`, `push_table`) and every
+front end read it from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from dicecam.scoring import labels
+from dicecam.scoring import labels, phrases
 from dicecam.scoring.boxes import BOXES, Box, is_five_kind, joker_score, score_all, score_box, upper_box
+from dicecam.scoring.display import (
+    BoxInfo, ColumnInfo, Combination, Display, ExtraBonusInfo, PushInfo, UpperBonusInfo,
+)
 from dicecam.scoring.errors import RuleError, UnknownVariant
+from dicecam.scoring.players import MAX_PLAYERS, check_players
+from dicecam.scoring.rules import ExtraBonus, Family, Joker
 from dicecam.scoring.sheet import Sheet
 
 
@@ -40,10 +48,15 @@ class Variant:
 
     id: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
-    family: ClassVar[str]
+    family: ClassVar[Family]
+    #: Dice in a throw at the start of a turn (Würfelpoker: fewer once dice are set aside;
+    #: `Game.expected_dice` says how many the current throw needs).
     dice_count: ClassVar[int] = 5
+    #: Throws a player may make in one turn; None: as many as the player dares.
+    throws_per_turn: ClassVar[int | None] = None
     columns: ClassVar[int] = 1
     min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = MAX_PLAYERS
     _labels: ClassVar[dict[str, dict[Box, str]]] = {}
 
     @property
@@ -69,6 +82,13 @@ class Variant:
             raise RuleError(f"{self.name('en')} has no box {box!r}", code="unknown_box",
                             name=str(box)) from None
 
+    def alias_note(self, alias: str, lang: str = "de") -> str | None:
+        """Why `alias` opens this game and what differs in its names; None if it is the id."""
+        key = alias.strip().lower()
+        if key == self.id or key not in self.aliases:
+            return None
+        return phrases.ALIAS_NOTE[(key, self.id)][_lang(lang)]
+
     def check_options(self, options: object) -> dict:
         """The game options with defaults filled in; RuleError for unknown or bad ones."""
         if options is None:
@@ -84,8 +104,23 @@ class Variant:
             merged[key] = value
         return merged
 
-    def new_table(self, players: tuple[str, ...], options: dict):
+    def check_players(self, players: object) -> tuple[str, ...]:
+        """The seating list, every name checked (see `players.check_name`)."""
+        return check_players(players, min_players=self.min_players, game=self.name("en"))
+
+    def entry_event(self, player: str, dice: Sequence[int], choice: Mapping[str, Any]) -> dict:
+        """The log event for `player`'s entry of `dice` with `choice` (see each family)."""
         raise NotImplementedError
+
+    def display(self, lang: str = "de", options: Mapping[str, Any] | None = None) -> Display:
+        """What a page needs to draw this game's sheet (docs/ARCHITECTURE.md, "Display")."""
+        raise NotImplementedError
+
+    def _display(self, lang: str, **facts: Any) -> Display:
+        return Display(variant=self.id, lang=_lang(lang), name=self.name(lang),
+                       summary=self.summary(lang), family=self.family.value,
+                       dice_per_throw=self.dice_count, throws_per_turn=self.throws_per_turn,
+                       min_players=self.min_players, max_players=self.max_players, **facts)
 
     def __repr__(self) -> str:
         return f"<Variant {self.id}>"
@@ -97,17 +132,33 @@ def _lang(lang: str) -> str:
     return lang
 
 
-class SheetVariant(Variant):
-    """The Kniffel family: 5 dice, 13 boxes per column, one box filled per turn."""
+def _check_choice_keys(choice: object, allowed: set[str]) -> Mapping[str, Any]:
+    if not isinstance(choice, Mapping):
+        raise RuleError("The entry must be an object", code="event_shape")
+    unknown = sorted(set(choice) - allowed)
+    if unknown:
+        raise RuleError(
+            f"Unknown field {unknown[0]!r} in the entry; allowed are: {', '.join(sorted(allowed))}",
+            code="event_field", field=str(unknown[0]),
+        )
+    return choice
 
-    family = "sheet"
+
+class SheetVariant(Variant):
+    """The Kniffel family: 5 dice, up to 3 throws, 13 boxes per column, one box per turn."""
+
+    family = Family.SHEET
+    throws_per_turn = 3
     bonus_threshold: ClassVar[int] = 63
     upper_bonus: ClassVar[int] = 35
     column_weights: ClassVar[tuple[int, ...]] = (1,)
-    # Points for five of a kind while the five_kind box holds 50 (0: no such bonus),
-    # and whether a player can earn them only once.
-    extra_bonus_points: ClassVar[int] = 0
-    extra_bonus_once: ClassVar[bool] = False
+    #: Points for five of a kind while the five_kind box holds 50, and how often.
+    extra_bonus_points: ClassVar[int] = 100
+    extra_bonus_rule: ClassVar[ExtraBonus] = ExtraBonus.NONE
+    #: Where such a throw may go (see `joker`).
+    joker_rule: ClassVar[Joker] = Joker.NONE
+    #: How a scratched box (0) is written on this game's block; None: as 0.
+    scratch_mark: ClassVar[str | None] = None
 
     @property
     def boxes(self) -> tuple[str, ...]:
@@ -118,6 +169,10 @@ class SheetVariant(Variant):
         """Turns per player: one per box."""
         return len(BOXES) * self.columns
 
+    @property
+    def extra_bonus_once(self) -> bool:
+        return self.extra_bonus_rule is ExtraBonus.ONCE
+
     def plain_scores(self, dice: Sequence[int]) -> dict[Box, int]:
         """Points of the throw in every box by the plain rules (no joker, no bonus)."""
         return score_all(dice)
@@ -125,30 +180,44 @@ class SheetVariant(Variant):
     def extra_bonus(self, sheet: Sheet, dice: Sequence[int]) -> int:
         """Extra points earned by ending a turn with `dice` on `sheet`."""
         # A scratched five_kind box (0) never leads to an extra bonus.
-        if (not self.extra_bonus_points or not is_five_kind(dice)
+        if (self.extra_bonus_rule is ExtraBonus.NONE or not is_five_kind(dice)
                 or sheet.box(Box.FIVE_KIND) != 50
                 or (self.extra_bonus_once and sheet.extra_bonus_earned)):
             return 0
         return self.extra_bonus_points
 
-    # Hooks the subclasses override.
+    def joker(self, sheet: Sheet, dice: Sequence[int]) -> Joker:
+        """Whether `dice` on `sheet` are a joker, and which kind (RULES.md per game).
 
-    def joker(self, sheet: Sheet, dice: Sequence[int]) -> str | None:
-        """None, "free" (any box, lower ones at full value) or "forced" (Yahtzee order)."""
-        return None
+        A free joker (Spiffel) is only the five of a kind that earns the extra bonus; a
+        forced one (Yahtzee) is any five of a kind once the five_kind box is filled.
+        """
+        if self.joker_rule is Joker.FREE:
+            return Joker.FREE if self.extra_bonus(sheet, dice) else Joker.NONE
+        if self.joker_rule is Joker.FORCED:
+            forced = is_five_kind(dice) and not sheet.is_open(Box.FIVE_KIND)
+            return Joker.FORCED if forced else Joker.NONE
+        return Joker.NONE
 
     def forced_joker_message(self, sheet: Sheet, dice: Sequence[int]) -> str:
-        return "The joker rules do not allow that box"
+        upper = upper_box(dice[0])
+        if sheet.is_open(upper):
+            return f"Joker: this {self.label(Box.FIVE_KIND, 'en')} must go into " \
+                   f"{self.label(upper, 'en')} while it is open"
+        return f"Joker: this {self.label(Box.FIVE_KIND, 'en')} must go into an open box " \
+               "of the lower section"
 
     # Derived.
 
-    def _allowed(self, sheet: Sheet, dice: Sequence[int], joker: str | None):
+    def _allowed(self, sheet: Sheet, dice: Sequence[int], joker: Joker):
         cells = sheet.open_cells()
-        return _forced_joker_cells(cells, dice) if joker == "forced" else cells
+        return _forced_joker_cells(cells, dice) if joker is Joker.FORCED else cells
 
     @staticmethod
-    def _points(box: Box, dice: Sequence[int], joker: str | None) -> int:
-        return joker_score(box, dice) if joker and not box.is_upper else score_box(box, dice)
+    def _points(box: Box, dice: Sequence[int], joker: Joker) -> int:
+        if joker is not Joker.NONE and not box.is_upper:
+            return joker_score(box, dice)
+        return score_box(box, dice)
 
     def choices(self, sheet: Sheet, dice: Sequence[int]) -> list[Choice]:
         """Every box (and column) `dice` may legally fill on `sheet`, best first."""
@@ -159,7 +228,7 @@ class SheetVariant(Variant):
             points = self._points(box, dice, joker)
             after = sheet.filled(box, column, points).with_extra_bonus(extra)
             out.append(Choice(box, column if self.columns > 1 else None, points,
-                              joker is not None, after.total - sheet.total))
+                              joker is not Joker.NONE, after.total - sheet.total))
         out.sort(key=lambda c: (-c.gain, -c.points, c.column or 0, BOXES.index(c.box)))
         return out
 
@@ -169,16 +238,53 @@ class SheetVariant(Variant):
         RuleError if a forced joker sends the throw elsewhere.
         """
         joker = self.joker(sheet, dice)
-        if joker == "forced" and (box, column) not in self._allowed(sheet, dice, joker):
+        if joker is Joker.FORCED and (box, column) not in self._allowed(sheet, dice, joker):
             raise RuleError(self.forced_joker_message(sheet, dice), code="forced_joker",
                             box=box.value)
         return sheet.filled(box, column, self._points(box, dice, joker)).with_extra_bonus(
             self.extra_bonus(sheet, dice))
 
-    def new_table(self, players: tuple[str, ...], options: dict):
-        from dicecam.scoring.sheet_table import SheetTable
+    def entry_event(self, player: str, dice: Sequence[int], choice: Mapping[str, Any]) -> dict:
+        """`{"player", "dice", "box", "column"?}` from a choice `{"box", "column"?}`."""
+        choice = _check_choice_keys(choice, {"box", "column"})
+        event: dict[str, Any] = {"player": player, "dice": list(dice), "box": choice.get("box")}
+        if choice.get("column") is not None:
+            event["column"] = choice["column"]
+        return event
 
-        return SheetTable.start(self, players)
+    def extra_bonus_label(self, lang: str = "de") -> str:
+        """The extra bonus's row, named for this game's five-of-a-kind box as its block
+        calls it (WÜRFELWARE's "ERP bonus", not "ERP (five of a kind) bonus")."""
+        return phrases.EXTRA_BONUS_LABEL[_lang(lang)].format(box=self.label(Box.FIVE_KIND, "de"))
+
+    def display(self, lang: str = "de", options: Mapping[str, Any] | None = None) -> Display:
+        weights = self.column_weights
+        extra = None
+        if self.extra_bonus_rule is not ExtraBonus.NONE:
+            box_label = self.label(Box.FIVE_KIND, lang)
+            rule = phrases.EXTRA_BONUS_RULE[(self.extra_bonus_rule.value, self.joker_rule.value)]
+            block_name = self.label(Box.FIVE_KIND, "de")
+            extra = ExtraBonusInfo(
+                box=Box.FIVE_KIND.value, box_label=box_label, points=self.extra_bonus_points,
+                once=self.extra_bonus_once, joker=self.joker_rule.value,
+                label=self.extra_bonus_label(lang),
+                rule=rule[lang].format(box=block_name, points=self.extra_bonus_points),
+            )
+        return self._display(
+            lang,
+            turns_per_player=self.turns,
+            columns=tuple(ColumnInfo(c, w, phrases.COLUMN_LABEL.format(weight=w))
+                          for c, w in enumerate(weights, 1)),
+            boxes=tuple(BoxInfo(b.value, self.label(b, lang), b.section.value) for b in BOXES),
+            upper_bonus=UpperBonusInfo(
+                threshold=self.bonus_threshold, points=self.upper_bonus,
+                label=phrases.UPPER_BONUS_LABEL[lang].format(points=self.upper_bonus),
+                rule=phrases.UPPER_BONUS_RULE[lang].format(points=self.upper_bonus,
+                                                           threshold=self.bonus_threshold),
+            ),
+            extra_bonus=extra,
+            scratch_mark=self.scratch_mark,
+        )
 
 
 def _forced_joker_cells(cells, dice):
@@ -191,20 +297,17 @@ def _forced_joker_cells(cells, dice):
 class Spiffel(SheetVariant):
     id = "spiffel"
     aliases = ("kniffel",)
-    extra_bonus_points = 100
-    extra_bonus_once = True
+    extra_bonus_rule = ExtraBonus.ONCE
+    joker_rule = Joker.FREE
+    scratch_mark = "XXX"
     _labels = labels.SPIFFEL
-
-    def joker(self, sheet, dice):
-        # Only the Spiffel that earns the once-only bonus is a joker.
-        return "free" if self.extra_bonus(sheet, dice) else None
 
 
 class Wuerfelware(SheetVariant):
     id = "wuerfelware"
     min_players = 2
     bonus_threshold = 65
-    extra_bonus_points = 100
+    extra_bonus_rule = ExtraBonus.EACH
     _labels = labels.WUERFELWARE
 
 
@@ -217,17 +320,9 @@ class Wuerfelspiel(SheetVariant):
 
 class Yahtzee(SheetVariant):
     id = "yahtzee"
-    extra_bonus_points = 100
+    extra_bonus_rule = ExtraBonus.EACH
+    joker_rule = Joker.FORCED
     _labels = labels.YAHTZEE
-
-    def joker(self, sheet, dice):
-        return "forced" if is_five_kind(dice) and not sheet.is_open(Box.FIVE_KIND) else None
-
-    def forced_joker_message(self, sheet, dice):
-        upper = upper_box(dice[0])
-        if sheet.is_open(upper):
-            return f"Joker: this Yahtzee must go into {self.label(upper, 'en')} while it is open"
-        return "Joker: this Yahtzee must go into an open box of the lower section"
 
 
 class Wuerfelpoker(Variant):
@@ -235,7 +330,7 @@ class Wuerfelpoker(Variant):
 
     id = "wuerfelpoker"
     aliases = ("zehntausend",)
-    family = "push"
+    family = Family.PUSH
     dice_count = 6
     min_players = 2
 
@@ -243,7 +338,7 @@ class Wuerfelpoker(Variant):
     def default_options(self) -> dict:
         return {"target": 10_000, "finish_round": False}
 
-    def check_options(self, options):
+    def check_options(self, options: object) -> dict:
         merged = super().check_options(options)
         target = merged["target"]
         if isinstance(target, bool) or not isinstance(target, int) or not 50 <= target <= 1_000_000:
@@ -253,13 +348,34 @@ class Wuerfelpoker(Variant):
             raise RuleError("finish_round must be true or false", code="option_finish_round")
         return merged
 
-    def label(self, box, lang="de"):
+    def label(self, box: Box | str, lang: str = "de") -> str:
         raise RuleError("Würfelpoker has no boxes", code="unknown_box", name=str(box))
 
-    def new_table(self, players, options):
-        from dicecam.scoring.push_table import PushTable
+    def entry_event(self, player: str, dice: Sequence[int], choice: Mapping[str, Any]) -> dict:
+        """From a choice `{"keep": [...]}` (empty or left out: a bust) or `{"bank": true}`."""
+        choice = _check_choice_keys(choice, {"keep", "bank"})
+        if choice.get("bank") is True:
+            if choice.get("keep"):
+                raise RuleError('A bank is {"bank": true} and nothing else', code="event_shape")
+            return {"player": player, "bank": True}
+        event: dict[str, Any] = {"player": player, "throw": list(dice)}
+        keep = choice.get("keep")
+        if keep:
+            event["keep"] = list(keep) if isinstance(keep, (list, tuple)) else keep
+        return event
 
-        return PushTable.start(self, players, options)
+    def display(self, lang: str = "de", options: Mapping[str, Any] | None = None) -> Display:
+        settings = self.check_options(dict(options) if options else None)
+        goal = phrases.PUSH_GOAL_ROUND if settings["finish_round"] else phrases.PUSH_GOAL
+        return self._display(
+            lang,
+            turns_per_player=None,
+            push=PushInfo(
+                target=settings["target"], finish_round=settings["finish_round"],
+                goal=goal[_lang(lang)].format(target=settings["target"]),
+                combinations=tuple(Combination(*c) for c in phrases.PUSH_COMBINATIONS[lang]),
+            ),
+        )
 
 
 _VARIANTS: tuple[Variant, ...] = (Spiffel(), Wuerfelware(), Wuerfelspiel(), Yahtzee(), Wuerfelpoker())

@@ -5,11 +5,15 @@ and the single-column rules the solver needs (RULES.md, decided per variant).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
 
 from dicecam.scoring.advisor.dice_space import THROW_COUNTS, THROW_FACES
+from dicecam.scoring.errors import UnknownVariant
+from dicecam.scoring.rules import ExtraBonus, Joker
+from dicecam.scoring.variants import SheetVariant, get_variant
+
+__all__ = ["BOX_IDS", "ColumnRules", "ExtraBonus", "Joker", "SCORES", "column_rules", "joker_scores"]
 
 #: Box ids in the solver's bit order (bit i of a mask is box i); RULES.md order.
 BOX_IDS = (
@@ -24,22 +28,6 @@ FULL_HOUSE, SMALL_STRAIGHT, LARGE_STRAIGHT = (
     BOX_IDS.index(b) for b in ("full_house", "small_straight", "large_straight"))
 UPPER_BONUS = 35
 EXTRA_BONUS_POINTS = 100
-
-
-class ExtraBonus(Enum):
-    """What another five of a kind earns once `five_kind` holds 50."""
-
-    NONE = "none"
-    ONCE = "once"  # Spiffel: +100 the first time only
-    EACH = "each"  # WÜRFELWARE, Yahtzee: +100 every time
-
-
-class Joker(Enum):
-    """Where such a five of a kind may go."""
-
-    NONE = "none"      # by the normal rules
-    FREE = "free"      # Spiffel: full value in any lower box, or anywhere
-    FORCED = "forced"  # Yahtzee: matching upper box if open, else lower, else upper for 0
 
 
 @dataclass(frozen=True)
@@ -57,21 +45,20 @@ class ColumnRules:
         return self.extra_bonus is not ExtraBonus.NONE
 
 
-COLUMN_RULES = {
-    "spiffel": ColumnRules("spiffel", 63, ExtraBonus.ONCE, Joker.FREE),
-    "wuerfelware": ColumnRules("wuerfelware", 65, ExtraBonus.EACH, Joker.NONE),
-    "yahtzee": ColumnRules("yahtzee", 63, ExtraBonus.EACH, Joker.FORCED),
-    # One column of Würfelspiel: no extra bonus, no joker.
-    "wuerfelspiel": ColumnRules("wuerfelspiel", 63),
-}
-
-
 def column_rules(variant: str) -> ColumnRules:
-    """The column rules of a sheet variant id (`ValueError` for others)."""
+    """The column rules of a sheet variant id, as the variant states them (`ValueError`
+    for a variant without a score sheet)."""
     try:
-        return COLUMN_RULES[variant]
-    except KeyError:
-        raise ValueError(f"No score-sheet rules for variant {variant!r}") from None
+        v = get_variant(variant)
+    except UnknownVariant as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(v, SheetVariant):
+        raise ValueError(f"No score-sheet rules for variant {variant!r}")
+    # The solver knows one upper bonus (35) and one extra bonus (100); a variant with
+    # other amounts would need the solver taught them first.
+    if (v.upper_bonus, v.extra_bonus_points) != (UPPER_BONUS, EXTRA_BONUS_POINTS):
+        raise ValueError(f"The solver has no tables for {variant!r}'s bonus amounts")
+    return ColumnRules(v.id, v.bonus_threshold, v.extra_bonus_rule, v.joker_rule)
 
 
 def _has_run(length: int) -> np.ndarray:

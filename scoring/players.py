@@ -1,0 +1,93 @@
+"""Player names: what a name may be, and the seating list a game is made with."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from dicecam.scoring.errors import RuleError
+
+MAX_NAME_LENGTH = 40
+MAX_PLAYERS = 12
+
+# Marks that reorder the text around them: a name must not turn the sheet's row around.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Control characters, lone surrogates, line and paragraph separators.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+@lru_cache(maxsize=1024)  # a log names the same few players again and again
+def normal_name(text: str) -> str:
+    """`text` as names are compared: NFC, trimmed, runs of spaces made one space.
+
+    Does not check anything; events use it to find their player in the seating list.
+    """
+    if not _encodable(text):
+        return text.strip()
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_name(text: object, *, field: str = "player") -> str:
+    """A player's name (or any short text a player types), cleaned; RuleError otherwise.
+
+    Valid Unicode (no lone surrogates), NFC-normalised, no control or bidi-override
+    characters, trimmed, runs of spaces made one, non-empty, at most 40 characters.
+    The error's `code` says what is wrong: `player_name` (missing or empty),
+    `player_name_characters` {character: "U+202E"}, `player_name_too_long` {max_length}.
+    """
+    if not isinstance(text, str):
+        raise RuleError(f"Every {field} needs a name (text)", code="player_name", field=field)
+    for ch in text:
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BIDI_CONTROLS:
+            code = f"U+{ord(ch):04X}"
+            raise RuleError(
+                f"The {field} {_printable(text)} contains a character that cannot be shown ({code})",
+                code="player_name_characters", field=field, character=code,
+            )
+    name = normal_name(text)
+    if not name:
+        raise RuleError(f"Every {field} needs a name", code="player_name", field=field)
+    if len(name) > MAX_NAME_LENGTH:
+        raise RuleError(f"Names can have at most {MAX_NAME_LENGTH} characters, not {len(name)}",
+                        code="player_name_too_long", field=field, max_length=MAX_NAME_LENGTH)
+    return name
+
+
+def _printable(text: str) -> str:
+    """The name as it can be shown in a message, whatever it holds."""
+    return ascii(text) if not _encodable(text) else repr(text)
+
+
+def check_players(players: object, *, min_players: int = 1, game: str = "This game") -> tuple[str, ...]:
+    """The seating list: every name checked, no two alike ignoring case, 1..12 of them."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise RuleError("The players must be a list of names", code="players")
+    if len(players) > MAX_PLAYERS:
+        raise RuleError(f"At most {MAX_PLAYERS} players can share a table, not {len(players)}",
+                        code="players_too_many", max_players=MAX_PLAYERS)
+    names: list[str] = []
+    seen: set[str] = set()
+    for p in players:
+        name = check_name(p)
+        if name.casefold() in seen:
+            raise RuleError(f"Two players are called {name!r}; give them different names",
+                            code="player_duplicate", player=name)
+        seen.add(name.casefold())
+        names.append(name)
+    if len(names) < min_players:
+        raise RuleError(
+            f"{game} needs at least {min_players} player{'s' if min_players > 1 else ''}",
+            code="players_too_few", min_players=min_players,
+        )
+    return tuple(names)
