@@ -3,7 +3,7 @@
     python benchmarks/held_out.py [DATASET_DIR ...] [--fraction 0.2] [--models DIR] [--json]
 
 `python -m dicecam.training.learn.train ... --holdout F` leaves out of training the photos that
-`training.data.held_out(name, F)` picks by a hash of their names, so every run and this
+`training.data.photos.held_out(name, F)` picks by a hash of their names, so every run and this
 script hold out the same ones. Scoring models trained that way on them compares them
 without looking at the dev splits (which are for the final figures only); the shipped
 reader is trained on every train photo, held-out ones included. Reported per set, for the

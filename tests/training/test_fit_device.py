@@ -1,4 +1,4 @@
-"""`training.train.fit` learns where it is told, with several sample workers, and saves for the CPU."""
+"""`training.learn.train.fit` learns where it is told, with several sample workers, and saves for the CPU."""
 
 from __future__ import annotations
 

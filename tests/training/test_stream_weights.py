@@ -25,6 +25,7 @@ def fake_sets(monkeypatch):
         return [Sample(np.zeros((4, 4, 3), np.uint8), None, np.array([1]), f"{name}/{i}") for i in range(count)]
 
     monkeypatch.setattr(train, "real_samples", real_samples)
+    monkeypatch.setattr(train.DetectorStream, "SETS", ("byler_d6", "matteop65_wood"))
     return asked
 
 

@@ -47,7 +47,7 @@ def test_mining_searches_upright_scenes_when_asked(monkeypatch) -> None:
     monkeypatch.setattr(mining, "real_samples", lambda sets: [])  # rendered scenes only: quick
     monkeypatch.setattr(mining, "synth_scene_source", spy)
     crops, photos = mining.mine(Path(__file__).resolve().parents[2] / "models", scenes=2, upright=True)
-    assert asked == [{"upright": True}]
+    assert asked == [{"upright": True, "clutter": 0.0}]
     assert photos == 2
     assert crops.shape[1:] == (64, 64, 3) and crops.dtype == np.uint8
 

@@ -8,7 +8,7 @@ side face (class NOT_A_DIE) from their own random stream, so adding side faces l
 value crops as they were. The shipped reader was trained without them: readers taught
 rendered side faces refused real top faces too (session 10, models/HISTORY.md).
 
-`--upright` renders its dice as an upright phone sees them (`training.synth.render_crop`)
+`--upright` renders its dice as an upright phone sees them (`training.render.scene.render_crop`)
 and records which crops may still be turned: those seen from above (`turnable`). The seed
 is the same, the dice are not: a camera turned otherwise places the neighbours otherwise.
 """

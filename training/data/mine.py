@@ -34,7 +34,8 @@ def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> 
     return iou(found, truth).max(axis=1) < min_iou
 
 
-def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = False) -> tuple[np.ndarray, int]:
+def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = False,
+         clutter: float = 0.0) -> tuple[np.ndarray, int]:
     """Crops of every raw detection that frames no labelled die, and how many photos were searched.
 
     `upright`: the rendered scenes as a phone held upright takes them, the views a detector
@@ -46,7 +47,7 @@ def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = Fals
     reader = DiceReader(models, min_score=0.15)
     crops = []
     samples = real_samples(DETECTOR_SETS)
-    draw = synth_scene_source(upright=upright)
+    draw = synth_scene_source(upright=upright, clutter=clutter)
     rng = np.random.default_rng(seed)
     photos = [(s.image, s.boxes) for s in samples]
     for _ in range(scenes if draw else 0):
@@ -65,8 +66,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("models", type=Path, nargs="?", default=Path("models"))
     p.add_argument("--scenes", type=int, default=300)
     p.add_argument("--upright", action="store_true", help="render the scenes upright, as a phone takes them")
+    p.add_argument("--clutter", type=float, default=0.0, help="share of scenes on a cluttered game table")
     args = p.parse_args(argv)
-    crops, n = mine(args.models, scenes=args.scenes, upright=args.upright)
+    crops, n = mine(args.models, scenes=args.scenes, upright=args.upright, clutter=args.clutter)
     caches.HARD_NEGATIVES.parent.mkdir(parents=True, exist_ok=True)
     np.savez(caches.HARD_NEGATIVES, images=crops)
     print(f"{len(crops)} hard negatives from {n} photos -> {caches.HARD_NEGATIVES}")

@@ -27,6 +27,11 @@ PIP_SPAN_TO_FACE = {1: 2.0, 2: 1.45, 3: 1.45, 4: 1.25, 5: 1.25, 6: 1.25}
 PIP_AREA_SETS = ("matteop65_wood",)
 #: Sets shot by a camera low in front of the dice: each die's front face shows below its top.
 LOW_VIEW_SETS = ("matteop65_wood",)
+#: Sets whose boxes cover each whole die (top face and the sides in view), not its top face.
+WHOLE_DIE_SETS = ("roboflow_dice",)
+#: Source photos that show dice nobody labelled (a pile of hundreds; a table of sixteen
+#: with no label at all): trained on, they would teach that those dice are table.
+UNLABELLED_DICE: dict[str, tuple[str, ...]] = {"roboflow_dice": ("dice_447_jpg", "dice_417_jpg")}
 
 
 def grow_to_face(boxes: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -94,35 +99,51 @@ class Sample:
     side_below: bool = False
     #: The camera's tilt from straight down in degrees, where known (rendered photos).
     tilt_deg: float | None = None
+    #: Boxes (K, 4) of things that could pass for a die and are none (rendered clutter), where known.
+    decoys: np.ndarray | None = None
 
 
 def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True,
                holdout: float = 0.0) -> list[Sample]:
     """All photos of `dataset` whose split is `split` ("train" or "dev").
 
-    With `faces`, boxes that cover only the pips are grown to the top face (see `grow_to_face`).
-    `holdout` leaves out that fraction of the photos (see `held_out`).
+    With `faces`, boxes that cover only the pips are grown to the top face (see `grow_to_face`),
+    and boxes around whole dice become their top faces (`top_faces`; the whole dice's boxes
+    are kept as `die_boxes`). `holdout` leaves out that fraction of the photos (see
+    `held_out`; augmented copies of one photo are held out together). Photos with dice
+    nobody labelled (`UNLABELLED_DICE`) are left out.
     """
+    from dicecam.training.data import top_faces
+
     folder = Path(root) / dataset
+    tops = top_faces.load() if faces and dataset in WHOLE_DIE_SETS else {}
     samples = []
     with open(folder / "labels.jsonl", encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
-            if row["split"] != split or held_out(row["image"], holdout):
+            source = row.get("source_photo", row["image"])
+            if row["split"] != split or held_out(source, holdout) or source in UNLABELLED_DICE.get(dataset, ()):
                 continue
             image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
             if image is None:
                 raise FileNotFoundError(folder / row["image"])
             values = np.array([d["value"] for d in row["dice"]], np.int64)
+            die_boxes = None
             if any(d["box"] is None for d in row["dice"]):
                 boxes = None
             else:
                 boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
                 if split == "train":
                     values = fix_labels(dataset, row["image"], boxes, values)
+                h, w = image.shape[:2]
                 if faces and dataset in PIP_AREA_SETS and len(boxes):
-                    h, w = image.shape[:2]
                     boxes = np.clip(grow_to_face(boxes, values), 0, [w, h, w, h]).astype(np.float32)
-            samples.append(Sample(image, boxes, values, row["image"], exact_boxes=dataset not in PIP_AREA_SETS,
+                elif faces and dataset in WHOLE_DIE_SETS:
+                    die_boxes = boxes
+                    known = tops.get(f"{dataset}/{row['image']}")
+                    found = np.array(known["tops"], np.float32).reshape(-1, 4) if known else top_faces.estimate_top_face(boxes)
+                    boxes = np.clip(found, 0, [w, h, w, h]).astype(np.float32)
+            samples.append(Sample(image, boxes, values, row["image"], die_boxes=die_boxes,
+                                  exact_boxes=dataset not in PIP_AREA_SETS + WHOLE_DIE_SETS,
                                   side_below=dataset in LOW_VIEW_SETS))
     return samples

@@ -117,6 +117,24 @@ def side_face_crop(img: np.ndarray, box: np.ndarray, boxes: np.ndarray,
     return crop_square(img, cx, cy, side * CROP_SCALE * rng.uniform(0.75, 1.1), float(rng.uniform(0, 360)))
 
 
+def decoy_crop(img: np.ndarray, decoy: np.ndarray, boxes: np.ndarray | None,
+               rng: np.random.Generator) -> np.ndarray | None:
+    """A window on a decoy as the detector would frame it: its own size, or the dice's, around it.
+
+    None where a die's centre lies in the window (a die lying on a token is a die).
+    """
+    x0, y0, x1, y1 = decoy
+    own = max(x1 - x0, y1 - y0)
+    has_dice = boxes is not None and len(boxes) > 0
+    dice = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) if has_dice else own
+    side = (own if rng.random() < 0.5 else dice) * CROP_SCALE * rng.uniform(0.8, 1.2)
+    cx = (x0 + x1) / 2 + rng.normal(0, 0.1) * own
+    cy = (y0 + y1) / 2 + rng.normal(0, 0.1) * own
+    if side < 4 or (has_dice and not _clear_of_dice(box_centres(boxes), cx, cy, side)):
+        return None
+    return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
+
+
 def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
     return crop.astype(np.float32).transpose(2, 0, 1) / 255.0
 
@@ -125,12 +143,14 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
                    *, negatives: int = 1, die_boxes: np.ndarray | None = None,
                    exact_boxes: bool = True, readable: np.ndarray | None = None,
                    side_below: bool = False, turn: bool = True,
-                   harsh: bool = False) -> list[tuple[np.ndarray, int]]:
+                   harsh: bool = False, decoys: np.ndarray | None = None) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives.
 
     With `side_below` (a photo from a low camera) half the draws add a side face as a negative.
     `turn=False` keeps the dice's crops the photo's way up (`positive_crop`); negatives turn any way.
-    `harsh`: wider photometric changes (`training.augment.photometric`).
+    `harsh`: wider photometric changes (`training.data.augment.photometric`). `decoys`: boxes of
+    things that look a little like dice (tokens, numeral dice, printed eyes): one of them
+    is shown as a negative, framed as a die there would be.
     """
     look = partial(augment.photometric, harsh=harsh)
     out = []
@@ -154,6 +174,10 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         part = part_of_die_crop(img, boxes[i], None if die_boxes is None else die_boxes[i], rng)
         if part is not None:
             out.append((look(part, rng), NOT_A_DIE))
+    if decoys is not None and len(decoys):
+        fake = decoy_crop(img, decoys[int(rng.integers(len(decoys)))], boxes, rng)
+        if fake is not None:
+            out.append((look(fake, rng), NOT_A_DIE))
     if side_below and len(boxes) and rng.random() < 0.5:
         front = side_face_crop(img, boxes[int(rng.integers(len(boxes)))], boxes, rng)
         if front is not None:

@@ -9,8 +9,8 @@ import numpy as np
 from dicecam.training.data.photos import Sample, load_split
 
 #: Photo sets used for the detector (boxes) and all sets for the reader.
-DETECTOR_SETS = ("byler_d6", "matteop65_wood")
-READER_SETS = ("byler_d6", "matteop65_wood", "chase_dji")
+DETECTOR_SETS = ("byler_d6", "matteop65_wood", "roboflow_dice")
+READER_SETS = ("byler_d6", "matteop65_wood", "chase_dji", "roboflow_dice")
 
 
 def real_samples(sets: tuple[str, ...], split: str = "train", *, holdout: float = 0.0) -> list[Sample]:
@@ -21,12 +21,12 @@ def real_samples(sets: tuple[str, ...], split: str = "train", *, holdout: float 
     return out
 
 
-def synth_scene_source(*, upright: bool = False, steep: bool = False
+def synth_scene_source(*, upright: bool = False, steep: bool = False, clutter: float = 0.0
                        ) -> Callable[[np.random.Generator], Sample] | None:
     """A function rendering one synthetic photo as a `Sample`, or None if the renderer is missing.
 
-    `upright`: photos as a phone held upright takes them; `steep`: steep views more often
-    (`training.synth.render_scene`).
+    `upright`: photos as a phone held upright takes them; `steep`: steep views more often;
+    `clutter`: the share of scenes on a cluttered game table (`training.render.scene.render_scene`).
     """
     try:
         from dicecam.training.render.scene import render_scene
@@ -34,12 +34,14 @@ def synth_scene_source(*, upright: bool = False, steep: bool = False
         return None
 
     def draw(rng: np.random.Generator) -> Sample:
-        scene = render_scene(rng, upright=upright, steep=steep)
+        scene = render_scene(rng, upright=upright, steep=steep, clutter=clutter)
         boxes = np.array([d.top_box for d in scene.dice], np.float32).reshape(-1, 4)
         values = np.array([d.value for d in scene.dice], np.int64)
         die_boxes = np.array([d.die_box for d in scene.dice], np.float32).reshape(-1, 4)
         readable = np.array([d.readable for d in scene.dice], bool)
-        return Sample(scene.image, boxes, values, "synth", die_boxes, readable=readable, tilt_deg=scene.tilt_deg)
+        decoys = np.array(scene.decoys, np.float32).reshape(-1, 4)
+        return Sample(scene.image, boxes, values, "synth", die_boxes, readable=readable, tilt_deg=scene.tilt_deg,
+                      decoys=decoys)
 
     return draw
 

@@ -55,7 +55,7 @@ class _Stream(IterableDataset):
     SETS: tuple[str, ...] = ()
 
     def __init__(self, *, synth_fraction: float, seed: int, holdout: float = 0.0,
-                 weights: dict[str, float] | None = None) -> None:
+                 weights: dict[str, float] | None = None, clutter: float = 0.0) -> None:
         self.real: list[Sample] = []
         share: list[float] = []
         for name in self.SETS:
@@ -68,6 +68,8 @@ class _Stream(IterableDataset):
         self.cumulative = np.cumsum(share) / np.sum(share)
         self.synth_fraction = synth_fraction
         self.seed = seed
+        #: Share of rendered scenes on a cluttered game table (`training.render.clutter`).
+        self.clutter = clutter
 
     def real_photo(self, rng: np.random.Generator) -> Sample:
         """One real train photo, drawn by the sets' weights."""
@@ -80,7 +82,7 @@ class DetectorStream(_Stream):
     `upright`: rendered scenes as a phone held upright takes them, and tilted ones never
     given quarter turns, so the detector can learn that a steep die's top face is its far
     face, at the top of its picture (models/HISTORY.md, session 14). `steep`: rendered
-    scenes seen steeply more often (`training.synth.render_scene`).
+    scenes seen steeply more often (`training.render.scene.render_scene`).
     """
 
     SETS = DETECTOR_SETS
@@ -92,7 +94,7 @@ class DetectorStream(_Stream):
 
     def __iter__(self):
         rng = _rng(self.seed)
-        synth = synth_scene_source(upright=self.upright, steep=self.steep)
+        synth = synth_scene_source(upright=self.upright, steep=self.steep, clutter=self.clutter)
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
@@ -110,7 +112,7 @@ class ReaderStream(_Stream):
     (rendered crops and scenes, and the photos of a low camera), so the reader can learn
     that a steep die's top face is the face at the top of its crop (models/HISTORY.md,
     session 16); dice seen from above turn any way. `harsh`: wider colour, blur and JPEG
-    changes on every crop (`training.augment.photometric`). `fresh_crops`: rendered crops
+    changes on every crop (`training.data.augment.photometric`). `fresh_crops`: rendered crops
     drawn new every time, never from the crop cache.
     """
 
@@ -127,7 +129,7 @@ class ReaderStream(_Stream):
         rng = _rng(self.seed)
         look = partial(photometric, harsh=self.harsh)
         crop = synth_crop_source(upright=self.upright, fresh=self.fresh_crops)
-        scene = synth_scene_source(upright=self.upright)
+        scene = synth_scene_source(upright=self.upright, clutter=self.clutter)
         hard = hard_negative_source()
         while True:
             r = rng.random()
@@ -146,7 +148,7 @@ class ReaderStream(_Stream):
                 turn = not (self.upright and s.side_below)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
                                    exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
-                                   turn=turn, harsh=self.harsh)
+                                   turn=turn, harsh=self.harsh, decoys=s.decoys)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
@@ -279,7 +281,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--runs", type=Path, default=RUNS, help="folder of the checkpoints (default: runs/)")
     p.add_argument("--out", type=Path, default=Path("models"))
     p.add_argument("--holdout", type=float, default=0.0,
-                   help="leave this fraction of each train split out, to compare models on (training.data.held_out)")
+                   help="leave this fraction of each train split out, to compare models on (training.data.photos.held_out)")
     p.add_argument("--weight", action="append", default=[], metavar="SET=W",
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
@@ -290,6 +292,9 @@ def parser() -> argparse.ArgumentParser:
                    help="reader: wider colour, blur and JPEG changes (any hue, grey, JPEG down to 20)")
     p.add_argument("--fresh-crops", action="store_true",
                    help="reader: render every synthetic crop anew instead of drawing from the crop cache")
+    p.add_argument("--clutter", type=float, default=0.0,
+                   help="share of rendered scenes on a cluttered game table: printed cloths and boards, "
+                        "tokens, pieces, numeral dice (default 0)")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -309,7 +314,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.upright and args.what == "all":
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
-    stream = {"holdout": args.holdout, "weights": weights}
+    stream = {"holdout": args.holdout, "weights": weights, "clutter": args.clutter}
     where = {"device": args.device, "workers": args.workers}
     torch.set_num_threads(args.threads)
     args.runs.mkdir(parents=True, exist_ok=True)

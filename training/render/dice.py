@@ -159,6 +159,8 @@ class Material:
     #: A window or lamp mirrored in a glossy face: a sharp bright patch of this strength (0 none).
     #: On a dark die it can look like one pip more (byler_d6's glossy black 4 read as 5).
     sheen: float = 0.0
+    #: Digits instead of pips (a numeral die): not a pip die, the reader must refuse its faces.
+    numerals: bool = False
 
 
 def _c(bgr) -> tuple[float, float, float]:
@@ -307,7 +309,9 @@ def face_texture(
     pipmask = np.zeros((t, t), np.uint8)
     colour = mat.one_pip if value == 1 else mat.four_pip if value == 4 else mat.pip
     r = min(mat.pip_radius * (mat.one_scale if value == 1 else 1.0), 0.3) * t
-    for px, py in _PIPS[value]:
+    if mat.numerals:
+        _digit(img, pipmask, value, t, mat.pip)
+    for px, py in () if mat.numerals else _PIPS[value]:
         cx, cy = (0.5 + mat.pip_spread * px) * t, (0.5 + mat.pip_spread * py) * t
         centre = (int(cx * _SUB), int(cy * _SUB))
         if mat.square_pips:
@@ -337,6 +341,21 @@ def face_texture(
         col += reflection(rng, t)[..., None] * np.float32(255 * mat.sheen)
     col = np.minimum(col, 255)
     return cv2.merge([col[..., 0] * weight, col[..., 1] * weight, col[..., 2] * weight, alpha])
+
+
+def _digit(img: np.ndarray, mask: np.ndarray, value: int, t: int, colour) -> None:
+    """A numeral die's face: its number (6 and 9 underlined), centred, in `colour`."""
+    font = cv2.FONT_HERSHEY_DUPLEX if value % 2 else cv2.FONT_HERSHEY_SIMPLEX
+    text = str(value)
+    thick = max(1, t // 12)
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
+    scale = 0.55 * t / th
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (int((t - tw) / 2), int((t + th) / 2))
+    for target, ink in ((img, tuple(float(c) for c in colour)), (mask, 255)):
+        cv2.putText(target, text, org, font, scale, ink, thick, cv2.LINE_AA)
+        if value in (6, 9):
+            cv2.line(target, (org[0], org[1] + thick * 2), (org[0] + tw, org[1] + thick * 2), ink, thick, cv2.LINE_AA)
 
 
 def back_pips(value: int, t: int, mat: Material, strength: float) -> np.ndarray:

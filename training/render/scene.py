@@ -10,7 +10,7 @@ colour cast, blur, noise and JPEG.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -26,6 +26,7 @@ from dicecam.training.render.dice import (
     place_die,
     random_material,
 )
+from dicecam.training.render.clutter import add_objects, cluttered_surface
 from dicecam.training.render.textures import add_clutter, photo_surface, random_surface
 
 Box = tuple[float, float, float, float]
@@ -61,6 +62,8 @@ class Scene:
     dice: tuple[SynthDie, ...]
     #: The camera's tilt from straight down, degrees (0: top-down).
     tilt_deg: float = 0.0
+    #: Boxes of things that could pass for a die and are none: tokens, numeral dice, eyes (image pixels).
+    decoys: tuple[Box, ...] = ()
 
 
 def render_scene(
@@ -73,6 +76,7 @@ def render_scene(
     photo_share: float = 0.1,
     upright: bool = False,
     steep: bool = False,
+    clutter: float = 0.0,
 ) -> Scene:
     """Render one random photo of dice on a table.
 
@@ -85,7 +89,9 @@ def render_scene(
     right way up (EXIF): a tilted view has the table's far side at the photo's top,
     within 15 degrees. Views from above (under 10 degrees) are turned any way either way.
     ``steep=True`` draws steep views more often (`_camera_tilt`); the default draws are
-    unchanged by it.
+    unchanged by it. ``clutter`` is the share of scenes on a game table's clutter
+    (`render.clutter`): printed cloths and boards, tokens, pieces and other dice, whose
+    boxes come back as the scene's ``decoys``; 0 draws exactly what it drew before.
     """
     w, h = size if size is not None else _phone_size(rng)
     n = int(n_dice) if n_dice is not None else _dice_count(rng)
@@ -101,15 +107,26 @@ def render_scene(
     s_px = w * (rng.uniform(0.1, 0.14) if clean else np.exp(rng.uniform(np.log(0.025), np.log(0.2))))
     s_px = min(s_px, np.sqrt(0.3 * w * h / n))
     light = _random_light(rng, clean)
+    cluttered = not clean and clutter > 0 and rng.random() < clutter
+    decoys: list[Box] = []
     if len(backgrounds) and not clean and rng.random() < photo_share:
         canvas = photo_surface(rng, backgrounds, h, w).astype(np.float32)
     else:
-        canvas = _table(rng, cam, w, h, s_px / cam.f, clean)
-    dice = _layout(rng, cam, w, h, n, s_px / cam.f, clean=clean)
-    _cast_shadows(rng, canvas, dice, cam, light, s_px, clean)
-    labels = _draw_dice(rng, canvas, dice, cam, light)
+        canvas, decoys = _table(rng, cam, w, h, s_px / cam.f, clean, cluttered=cluttered)
+    others = int(rng.integers(1, 4)) if cluttered and rng.random() < 0.35 else 0
+    placed = _layout(rng, cam, w, h, n + others, s_px / cam.f, clean=clean)
+    dice, fakes = placed[:n], [_numeral(rng, d) for d in placed[n:]]
+    _cast_shadows(rng, canvas, placed, cam, light, s_px, clean)
+    labels = _draw_dice(rng, canvas, dice, cam, light, behind=fakes)
+    decoys += [_clip(_box(cam.project(d.face_corners(d.top_face()))), w, h) for d in fakes]
     image = _photo_effects(rng, canvas) if not clean else np.clip(canvas, 0, 255).astype(np.uint8)
-    return Scene(image, labels, float(tilt))
+    return Scene(image, labels, float(tilt), tuple(b for b in decoys if _area(b) > 4))
+
+
+def _numeral(rng: np.random.Generator, die: PlacedDie) -> PlacedDie:
+    """The same die with digits for pips (opaque: no digits show through), in its own colours."""
+    mat = random_material(rng)
+    return replace(die, material=replace(mat, numerals=True, opacity=1.0, marble=None))
 
 
 def render_crop(rng: np.random.Generator, value: int, *, size: int = 64, upright: bool = False) -> np.ndarray:
@@ -218,7 +235,7 @@ def _close_up(rng: np.random.Generator, value: int, r: int, tilt: float,
     cam = make_camera(r, r, tilt_deg=tilt, roll_deg=roll, fov_deg=rng.uniform(50, 75))
     s = r * rng.uniform(0.17, 0.22) / cam.f
     light = _random_light(rng, False)
-    canvas = _table(rng, cam, r, r, s, False)
+    canvas, _ = _table(rng, cam, r, r, s, False)
     mats = _materials(rng, False)
     centre = cam.to_table(np.array([[r / 2, r / 2]]))[0, :2]
     main = place_die(rng, centre, s, value, mats[0], yaw=rng.uniform(0, 2 * np.pi),
@@ -282,12 +299,16 @@ def _materials(rng: np.random.Generator, clean: bool) -> list[Material]:
     return [random_material(rng) for _ in range(k)]
 
 
-def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, clean: bool) -> np.ndarray:
-    """The table surface as the camera sees it, float32 BGR (h, w, 3)."""
+def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, clean: bool, *,
+           cluttered: bool = False) -> tuple[np.ndarray, list[Box]]:
+    """The table surface as the camera sees it, float32 BGR (h, w, 3), and the boxes of its decoys.
+
+    `cluttered`: a game table's printed surface (half the time) and things lying on it.
+    """
     if clean:
         canvas = np.empty((h, w, 3), np.float32)
         canvas[:] = (175, 180, 185)
-        return canvas
+        return canvas, []
     m = 0.05 * max(w, h)
     corners = np.array([[-m, -m], [w + m, -m], [-m, h + m], [w + m, h + m]])
     xy = cam.to_table(corners)[:, :2]
@@ -298,14 +319,36 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
     ppu = np.sqrt(0.65 * w * h / np.prod(q1 - q0))
     ppu = min(ppu, 2000 / max(q1 - q0))
     tw, th = (np.ceil((q1 - q0) * ppu) + 2).astype(int)
-    tex = random_surface(rng, int(th), int(tw), ppu * die)
-    add_clutter(rng, tex, ppu * die, count=int(rng.poisson(0.7)))
+    ppd = ppu * die
+    found: list[Box] = []
+    if cluttered and rng.random() < 0.5:
+        tex, found = cluttered_surface(rng, int(th), int(tw), ppd)
+    else:
+        tex = random_surface(rng, int(th), int(tw), ppd)
+    add_clutter(rng, tex, ppd, count=int(rng.poisson(0.7)))
+    if cluttered:
+        found += add_objects(rng, tex, ppd, count=int(rng.integers(1, 12)))
     a = np.eye(3)
     a[:2, :2] = rot / ppu
     a[:2, 2] = rot @ q0
     hom = cam.table_homography() @ a
     img = cv2.warpPerspective(tex, hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    return img.astype(np.float32)
+    return img.astype(np.float32), _seen(found, hom, w, h)
+
+
+def _seen(boxes: list[Box], hom: np.ndarray, w: int, h: int) -> list[Box]:
+    """Texture boxes carried into the photo by `hom`: those whose centre lands in view, clipped."""
+    if not boxes:
+        return []
+    b = np.asarray(boxes, np.float64)
+    corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], 1).reshape(-1, 1, 2)
+    uv = cv2.perspectiveTransform(corners, hom).reshape(-1, 4, 2)
+    out = []
+    for quad in uv:
+        c = quad.mean(0)
+        if 0 <= c[0] < w and 0 <= c[1] < h:
+            out.append(_clip(_box(quad), w, h))
+    return out
 
 
 def _footprint_overlap(a: tuple, b: tuple, margin: float) -> bool:
@@ -440,9 +483,12 @@ def _cast_shadows(rng: np.random.Generator, canvas: np.ndarray, dice: list[Place
 
 
 def _draw_dice(rng: np.random.Generator, canvas: np.ndarray, dice: list[PlacedDie], cam: Camera,
-               light: Light) -> tuple[SynthDie, ...]:
-    """Paint the dice far to near; label each with boxes clipped to the image and readability."""
+               light: Light, *, behind: Sequence[PlacedDie] = ()) -> tuple[SynthDie, ...]:
+    """Paint the dice far to near (first the unlabelled `behind` ones, under them);
+    label each die with boxes clipped to the image and readability."""
     h, w = canvas.shape[:2]
+    for d in behind:
+        draw_die(rng, canvas, d, cam, light)
     order = sorted(dice, key=lambda d: -float(cam.depth(d.centre[None])[0]))
     hulls = [draw_die(rng, canvas, d, cam, light) for d in order]
     labels = []

@@ -1,0 +1,73 @@
+"""Rendered game-table clutter: decoys come back with their boxes, and never as dice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dicecam.training.data.reader_crops import decoy_crop, reader_samples
+from dicecam.training.render import clutter
+from dicecam.training.render.scene import render_scene
+from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
+from dicecam.vision.boxes import centres, inside
+
+
+@pytest.mark.parametrize("surface", sorted(clutter.SURFACES))
+def test_each_printed_surface_fills_the_texture_and_names_decoys_on_it(surface) -> None:
+    draw, _ = clutter.SURFACES[surface]
+    img, boxes = draw(np.random.default_rng(3), 300, 400, 40.0)
+    assert img.shape == (300, 400, 3) and img.dtype == np.uint8
+    assert img.std() > 5  # a print, not a flat colour
+    assert all(x1 > x0 and y1 > y0 for x0, y0, x1, y1 in boxes)
+
+
+@pytest.mark.parametrize("kind", sorted(clutter.OBJECTS))
+def test_each_object_is_painted_where_its_box_says(kind) -> None:
+    img = np.full((200, 200, 3), 128, np.uint8)
+    box = clutter.OBJECTS[kind][0](np.random.default_rng(5), img, (100.0, 100.0), 30.0)
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    changed = np.abs(img.astype(int) - 128).sum(axis=2) > 0
+    assert changed[max(y0, 0):y1, max(x0, 0):x1].any()
+    assert x0 <= 100 <= x1 and y0 <= 100 <= y1
+
+
+def test_cluttered_scenes_carry_decoys_apart_from_every_die() -> None:
+    rng = np.random.default_rng(11)
+    scenes = [render_scene(rng, clutter=1.0) for _ in range(12)]
+    assert sum(len(s.decoys) for s in scenes) > 12
+    for s in scenes:
+        h, w = s.image.shape[:2]
+        for x0, y0, x1, y1 in s.decoys:
+            assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+
+
+def test_no_clutter_asked_gives_no_decoys() -> None:
+    rng = np.random.default_rng(11)
+    assert all(not render_scene(rng).decoys for _ in range(6))
+
+
+def test_a_decoy_is_shown_to_the_reader_as_not_a_die() -> None:
+    rng = np.random.default_rng(2)
+    img = np.random.default_rng(0).integers(0, 255, (200, 200, 3), dtype=np.uint8)
+    die = np.array([[20, 20, 50, 50]], np.float32)
+    decoy = np.array([[120, 120, 160, 160]], np.float32)
+    with_decoy = reader_samples(img, die, np.array([3]), rng, negatives=0, exact_boxes=False, decoys=decoy)
+    assert [label for _, label in with_decoy] == [2, NOT_A_DIE]
+    assert with_decoy[1][0].shape == (READER_SIZE, READER_SIZE, 3)
+
+
+def test_a_decoy_window_that_would_frame_a_die_is_not_a_negative() -> None:
+    img = np.zeros((100, 100, 3), np.uint8)
+    die = np.array([[40, 40, 60, 60]], np.float32)
+    on_the_die = np.array([42, 42, 58, 58], np.float32)
+    assert all(decoy_crop(img, on_the_die, die, np.random.default_rng(s)) is None for s in range(10))
+
+
+def test_decoy_boxes_lie_where_no_die_top_face_is() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(8):
+        s = render_scene(rng, clutter=1.0)
+        tops = np.array([d.top_box for d in s.dice], np.float64).reshape(-1, 4)
+        fakes = np.array(s.decoys, np.float64).reshape(-1, 4)
+        # A numeral die never shares its top face with a labelled die.
+        assert not (inside(centres(fakes), tops) & inside(centres(tops), fakes).T).any()

@@ -1,0 +1,123 @@
+"""Top faces inside whole-die labels: where the detector must learn to point.
+
+    python -m dicecam.training.data.top_faces models/    # writes data/top_faces.json
+
+`roboflow_dice` labels each die with a box around all of it, top face and the sides in
+view, while the detector finds top faces (the reader reads the face its crop is centred
+on). For every such label this stage looks for the detector's own top-face box inside it
+(run at a low threshold, no reader verdict); where it finds none it estimates one from
+the label's shape (`estimate_top_face`). Training then uses these boxes, and the
+labelled whole-die boxes as the dice's outlines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from dicecam.training.data import caches
+from dicecam.vision.boxes import centres, inside
+
+#: A detected top face must be this share of the whole die's longer side, or more ...
+MIN_SHARE = 0.35
+#: ... and at most this share (a box around the whole die is not its top face).
+MAX_SHARE = 1.02
+
+
+def estimate_top_face(die: np.ndarray) -> np.ndarray:
+    """A whole die's box (N, 4) -> the likely box of its top face (N, 4), from its shape alone.
+
+    Seen from above, a die's box is about square and its top face fills most of it; seen
+    from the side, the box grows taller than wide as the front face comes into view, below
+    the top face. The face keeps the box's width less its rounded edges, and sits at the
+    box's top.
+    """
+    die = np.asarray(die, np.float32).reshape(-1, 4)
+    w = die[:, 2] - die[:, 0]
+    h = die[:, 3] - die[:, 1]
+    side_x = 0.85 * w
+    # A taller box shows more front face: the top face is flattened by the view.
+    side_y = np.clip(np.minimum(0.85 * h, 0.85 * w * np.minimum(1.0, w / np.maximum(h, 1e-3))), 0.3 * h, 0.85 * h)
+    cx = (die[:, 0] + die[:, 2]) / 2
+    y0 = die[:, 1] + 0.06 * h
+    return np.stack([cx - side_x / 2, y0, cx + side_x / 2, y0 + side_y], axis=1).astype(np.float32)
+
+
+def match_top_faces(die: np.ndarray, found: np.ndarray, scores: np.ndarray, *, min_score: float = 0.3
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """For each whole-die box, the strongest detected box that can be its top face, else an estimate.
+
+    Returns (top boxes (N, 4), found (N,) booleans: True where the detector's box was taken).
+    A candidate's centre lies inside the die's box and its longer side is `MIN_SHARE` to
+    `MAX_SHARE` of the die's; each detected box serves one die at most.
+    """
+    die = np.asarray(die, np.float32).reshape(-1, 4)
+    found = np.asarray(found, np.float32).reshape(-1, 4)
+    tops = estimate_top_face(die)
+    taken = np.zeros(len(die), bool)
+    if not len(die) or not len(found):
+        return tops, taken
+    die_side = np.maximum(die[:, 2] - die[:, 0], die[:, 3] - die[:, 1])
+    side = np.maximum(found[:, 2] - found[:, 0], found[:, 3] - found[:, 1])
+    fits = inside(centres(found), die).T  # (dice, found)
+    share = side[None, :] / np.maximum(die_side[:, None], 1e-3)
+    fits &= (share >= MIN_SHARE) & (share <= MAX_SHARE) & (scores[None, :] >= min_score)
+    used = np.zeros(len(found), bool)
+    # Strongest candidates first, so two dice never share one box.
+    for j in np.argsort(-scores):
+        rows = np.nonzero(fits[:, j] & ~taken)[0]
+        if used[j] or not len(rows):
+            continue
+        i = rows[np.argmin(die_side[rows])]  # of nested labels, the smaller die
+        tops[i], taken[i], used[j] = found[j], True, True
+    return tops, taken
+
+
+def build(models: Path, dataset_root: Path, sets: tuple[str, ...]) -> dict[str, dict]:
+    """Top faces for every whole-die label of `sets` (train and dev), keyed "set/image"."""
+    import cv2
+
+    from dicecam.vision.reader import DiceReader
+
+    reader = DiceReader(models, min_score=0.15)
+    out: dict[str, dict] = {}
+    for name in sets:
+        folder = dataset_root / name
+        for line in (folder / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["split"] != "train":
+                continue  # dev labels are never trained on
+            boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
+            image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
+            found, scores = reader._detect(image)
+            tops, taken = match_top_faces(boxes, found, scores)
+            out[f"{name}/{row['image']}"] = {"tops": np.round(tops, 1).tolist(), "found": taken.tolist()}
+    return out
+
+
+def load(path: Path = caches.TOP_FACES) -> dict[str, dict]:
+    """The cache `build` wrote ({} if there is none yet)."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def main(argv: list[str] | None = None) -> None:
+    from dicecam.training.data.photos import DEFAULT_ROOT, WHOLE_DIE_SETS
+
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("models", type=Path, nargs="?", default=Path("models"))
+    p.add_argument("--datasets", type=Path, default=DEFAULT_ROOT)
+    args = p.parse_args(argv)
+    tops = build(args.models, args.datasets, WHOLE_DIE_SETS)
+    caches.TOP_FACES.parent.mkdir(parents=True, exist_ok=True)
+    caches.TOP_FACES.write_text(json.dumps(tops), encoding="utf-8")
+    dice = sum(len(v["found"]) for v in tops.values())
+    seen = sum(sum(v["found"]) for v in tops.values())
+    print(f"{len(tops)} photos, {dice} whole-die labels, {seen} top faces found by the detector "
+          f"({dice - seen} estimated) -> {caches.TOP_FACES}")
+
+
+if __name__ == "__main__":
+    main()
