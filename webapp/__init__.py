@@ -1,93 +1,111 @@
 """The table's web page: Flask app factory (flaskr style).
 
 `create_app(test_config=None)` builds the app over a data folder (`DICECAM_DATA`,
-else a per-user default) holding the SQLite database and the evidence photos.
+else a per-user default) holding the SQLite database, the evidence photos and the
+key that signs this server's cookies. A data folder that cannot be written is
+served read-only: games can be looked at, every change answers 503.
+
+Module map (docs/WEBAPP.md): `api` and `pages` are the blueprints (HTTP only),
+`parse` checks what clients send, `games` holds the use cases, `lifecycle` the life
+of a throw, `store`/`sqlite_store` the storage, `access` who sees which game,
+`live` the change notifications, `recognition`/`upload` the photos, `errors` every
+refusal.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
+from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
-
 from dicecam.webapp.datadir import default_data_dir
-from dicecam.webapp.errors import WebError
+from flask import Flask, request
 
 MAX_UPLOAD_MB = 20
 
 
+class DataFolderError(RuntimeError):
+    """The data folder cannot be used (its database needs an upgrade it cannot get)."""
+
+
+def _writable(folder: Path) -> bool:
+    """Whether files can be made in `folder` (tried, not guessed: root ignores modes)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".probe-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(name)
+    return True
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; `test_config` overrides settings (DATA_DIR, DATABASE, ...)."""
+    from dicecam.webapp import access, advice, db, errors, recognition, sqlite_store
+    from dicecam.webapp.cache import GameCache
+    from dicecam.webapp.live import LocalNotifier, StreamSlots
+
     app = Flask(__name__)
     data_dir = Path((test_config or {}).get("DATA_DIR") or default_data_dir())
     app.config.from_mapping(
-        SECRET_KEY=os.environ.get("DICECAM_SECRET") or os.urandom(24).hex(),
         DATA_DIR=str(data_dir),
         DATABASE=str(data_dir / "dicecam.sqlite3"),
         PHOTO_DIR=str(data_dir / "photos"),
         MODELS_DIR=os.environ.get("DICECAM_MODELS") or None,
         MAX_CONTENT_LENGTH=MAX_UPLOAD_MB * 1024 * 1024,
+        # A photo upload has four parts (photo, by, version, retake); nothing needs 1,000.
+        MAX_FORM_PARTS=32,
         ADVICE=True,
         JSON_SORT_KEYS=False,
+        ALLOWED_HOSTS=access.default_hosts(),
+        PUBLIC_URL=None,  # the address `dicecam serve` announced, for QR codes
+        SESSION_COOKIE_NAME="dicecam",
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        SESSION_REFRESH_EACH_REQUEST=False,
     )
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
-    Path(app.config["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
-    Path(app.config["PHOTO_DIR"]).mkdir(parents=True, exist_ok=True)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    from dicecam.webapp import api, db, pages
+    writable = _writable(data_dir)
+    app.config.setdefault("READ_ONLY", not writable)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = access.secret_key(data_dir, writable=writable)
+    if app.config["READ_ONLY"]:
+        if Path(app.config["DATABASE"]).exists() and sqlite_store.needs_upgrade(app.config["DATABASE"]):
+            raise DataFolderError(
+                f"the data folder {data_dir} is read-only and its database must be upgraded first"
+            )
+    else:
+        Path(app.config["PHOTO_DIR"]).mkdir(parents=True, exist_ok=True)
+        sqlite_store.upgrade(app.config["DATABASE"])
 
+    app.extensions["dicecam.games"] = GameCache()
+    app.extensions["dicecam.notifier"] = LocalNotifier()
+    app.extensions["dicecam.streams"] = StreamSlots()
+    advice.init_app(app)
+    recognition.init_app(app)
     db.init_app(app)
-    db.init_db(app.config["DATABASE"])
+
+    from dicecam.webapp import api, pages
+
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
-    _register_errors(app)
-    _register_headers(app)
+    errors.register(app)
+    _register_hooks(app)
     return app
 
 
-def _wants_json() -> bool:
-    return request.path.startswith("/api/")
-
-
-def _register_errors(app: Flask) -> None:
-    from dicecam.webapp.i18n import error_message, t
-
-    def render(status: int, message: str, code: str):
-        if _wants_json():
-            return jsonify({"error": message, "code": code, "status": status}), status
-        return render_template("error.html", status=status, message=message), status
-
-    @app.errorhandler(WebError)
-    def web_error(exc: WebError):
-        message = error_message(exc.key, exc.detail, exc.values)
-        code = exc.key.removeprefix("err_").removeprefix("rule_")
-        return render(exc.status, message, code)
-
-    @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException):
-        status = exc.code or 500
-        if status == 413:
-            message, code = t("err_too_large", mb=app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)), "too_large"
-        elif status == 404:
-            message, code = t("err_page_not_found"), "not_found"
-        elif status == 405:
-            message, code = t("err_method"), "method_not_allowed"
-        else:
-            message, code = exc.description or t("err_generic"), exc.name.lower().replace(" ", "_")
-        return render(status, message, code)
-
-    @app.errorhandler(Exception)
-    def server_error(exc: Exception):
-        app.logger.exception("unhandled error")
-        return render(500, t("err_server"), "server_error")
-
-
-def _register_headers(app: Flask) -> None:
+def _register_hooks(app: Flask) -> None:
+    from dicecam.webapp import access
     from dicecam.webapp.i18n import LANGS
+
+    @app.before_request
+    def check_access():
+        access.check_request(app)
 
     @app.after_request
     def headers(resp):

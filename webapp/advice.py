@@ -7,7 +7,9 @@ opened. Everything runs on one worker thread: the machine has few cores, and two
 builds at once would only race for them. A request waits briefly for a result whose
 tables are loaded and not at all while they are being built; until the result is
 there the page ranks by points and polls again. Results are kept per game version,
-because phones poll every few seconds.
+because phones poll every few seconds. The worker and the results belong to the app
+(`app.extensions["dicecam.advice"]`), not to the process: two apps (two test
+fixtures, two data folders) never share them.
 """
 
 from __future__ import annotations
@@ -21,19 +23,33 @@ from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
-
 from dicecam.webapp.games import Stored
+from flask import Flask, current_app
 
 READY, PENDING, BUILDING, OFF = "ready", "pending", "building", "off"
 WAIT_S = 1.5
 _CACHE_SIZE = 256
 
 _log = logging.getLogger(__name__)
-_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicecam-advice")
-_jobs: OrderedDict[tuple, Future] = OrderedDict()
-_warm: dict[tuple[str, str | None], Future] = {}
-_lock = threading.Lock()
+
+
+class Advisor:
+    """One app's advice worker: a single thread, its results per game version, and
+    the variants whose tables it has started to build."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicecam-advice")
+        self.jobs: OrderedDict[tuple, Future] = OrderedDict()
+        self.warm: dict[tuple[str, str | None], Future] = {}
+        self.lock = threading.Lock()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["dicecam.advice"] = Advisor()
+
+
+def _advisor() -> Advisor:
+    return current_app.extensions["dicecam.advice"]
 
 
 @dataclass(frozen=True)
@@ -66,16 +82,17 @@ def warm(stored: Stored) -> None:
     if not enabled():
         return
     key = _tables_key(stored)
-    with _lock:
-        if key not in _warm:
-            _warm[key] = _pool.submit(
+    state = _advisor()
+    with state.lock:
+        if key not in state.warm:
+            state.warm[key] = state.pool.submit(
                 _warm_up, stored.variant.id, tuple(stored.game.players), dict(stored.game.settings)
             )
 
 
 def tables_ready(stored: Stored) -> bool:
     """Whether the variant's tables are in memory (so advice takes milliseconds)."""
-    future = _warm.get(_tables_key(stored))
+    future = _advisor().warm.get(_tables_key(stored))
     return future is None or future.done()
 
 
@@ -87,7 +104,7 @@ def _warm_up(variant_id: str, players: tuple[str, ...], settings: dict) -> None:
     try:
         # The first throw of a new game touches every table the variant's advice needs.
         advise(game, list(range(1, game.variant.dice_count + 1)), 1)
-    except Exception:  # a failed build must not stop the game; advice then stays off
+    except Exception:  # noqa: BLE001 - a failed build must not stop the game; advice then stays off
         _log.exception("advisor tables for %s could not be built", variant_id)
 
 
@@ -97,13 +114,14 @@ def _run(stored: Stored, kind: str, fn: Callable[..., Any], *args: Any) -> Resul
         return Result(OFF)
     warm(stored)
     key = (stored.id, stored.version, kind, *args)
-    with _lock:
-        future = _jobs.get(key)
+    state = _advisor()
+    with state.lock:
+        future = state.jobs.get(key)
         if future is None:
-            future = _pool.submit(fn, stored.game, *args)
-            _jobs[key] = future
-            while len(_jobs) > _CACHE_SIZE:
-                _jobs.popitem(last=False)
+            future = state.pool.submit(fn, stored.game, *args)
+            state.jobs[key] = future
+            while len(state.jobs) > _CACHE_SIZE:
+                state.jobs.popitem(last=False)
     ready = tables_ready(stored)
     try:
         value = future.result(timeout=WAIT_S if ready else 0)

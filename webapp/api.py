@@ -1,56 +1,73 @@
-"""The JSON API (documented in webapp/openapi.yaml); the page uses it too."""
+"""The JSON API (documented in webapp/openapi.yaml); the page uses it too.
+
+HTTP only: each view parses the request (`webapp.parse`), calls a use case
+(`webapp.games`) and answers with the shapes of `webapp.present`.
+"""
 
 from __future__ import annotations
 
-import json
 from datetime import date
-from typing import Any
+from importlib import resources
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
-
-from dicecam.webapp import games
-from dicecam.webapp.db import get_db
-from dicecam.webapp.errors import BadRequest, NotFound, Unavailable
-from dicecam.webapp.evidence import PhotoStore, sniff_type
+from dicecam.webapp import access, advice, games, parse
+from dicecam.webapp.db import game_cache, get_store, notifier, photo_store
+from dicecam.webapp.errors import (
+    BadRequest,
+    Busy,
+    Conflict,
+    NotFound,
+    UnsupportedType,
+    message_of,
+)
+from dicecam.webapp.evidence import sniff_type
 from dicecam.webapp.i18n import current_lang
+from dicecam.webapp.live import Stream
 from dicecam.webapp.present import state_json, throw_json
-from dicecam.webapp.recognition import RecognitionUnavailable, decode, read_photo
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-
-def photo_store() -> PhotoStore:
-    return PhotoStore(current_app.config["PHOTO_DIR"])
-
-
-def json_body() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise BadRequest("err_bad_json")
-    return data
-
-
-def _by(value: Any) -> str | None:
-    """Who did it (the name this phone chose), trimmed; None if not given."""
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise BadRequest("err_field", field="by")
-    return " ".join(value.split())[: games.MAX_NAME] or None
+@bp.url_value_preprocessor
+def check_ids(endpoint: str | None, values: dict | None) -> None:
+    """Ids that cannot exist are simply not found (and never reach the database)."""
+    if not values:
+        return
+    if "game_id" in values and not parse.valid_id(values["game_id"]):
+        raise NotFound("err_not_found")
+    if "throw_id" in values and not parse.valid_id(values["throw_id"]):
+        raise NotFound("err_throw_not_found")
 
 
-def _version(value: Any) -> int | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    raise BadRequest("err_field", field="version")
+@bp.errorhandler(Conflict)
+def conflict(exc: Conflict):
+    """409 carries the game as it is now, so the phone can redraw without asking again."""
+    body: dict = {"error": message_of(exc), "code": exc.code, "status": 409}
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id:
+        try:
+            store = get_store()
+            body["game"] = state_json(store, games.load(store, game_id, game_cache()), current_lang())
+        except NotFound:
+            pass
+    return jsonify(body), 409
 
 
 def state_response(stored: games.Stored, status: int = 200) -> tuple[Response, int]:
-    return jsonify(state_json(get_db(), stored, current_lang())), status
+    return jsonify(state_json(get_store(), stored, current_lang())), status
+
+
+def throw_response(stored: games.Stored, row, status: int) -> tuple[Response, int]:
+    """A throw with its options, and the game's state after it."""
+    out = throw_json(stored, row, current_lang(), current=True)
+    out["state"] = state_json(get_store(), stored, current_lang())
+    return jsonify(out), status
+
+
+def opened(stored: games.Stored) -> games.Stored:
+    """This browser has the game now: list it on its start page, ready its advice."""
+    access.remember(stored.id)
+    advice.warm(stored)
+    return stored
 
 
 @bp.get("/variants")
@@ -78,153 +95,145 @@ def variants():
 
 @bp.get("/games")
 def list_games():
-    return jsonify(games.list_games(get_db()))
+    """Every game for this machine; elsewhere the games this browser knows."""
+    return jsonify(games.list_games(get_store(), access.visible_games()))
 
 
 @bp.post("/games")
 def create_game():
-    body = json_body()
-    stored = games.create(get_db(), body.get("variant"), body.get("players"), body.get("options"))
-    resp, status = state_response(stored, 201)
+    body = parse.json_body()
+    stored = games.create(
+        get_store(), parse.variant(body.get("variant")), parse.players(body.get("players")),
+        parse.options(body.get("options")),
+    )
+    resp, status = state_response(opened(stored), 201)
     resp.headers["Location"] = url_for("api.get_game", game_id=stored.id)
     return resp, status
 
 
 @bp.post("/games/import")
 def import_game():
-    upload = request.files.get("file")
-    if upload is not None:
-        try:
-            data = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise BadRequest("err_bad_json") from exc
-    else:
-        data = json_body()
-    stored = games.import_log(get_db(), data)
-    return state_response(stored, 201)
+    stored = games.import_log(get_store(), parse.replay_file())
+    return state_response(opened(stored), 201)
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    return state_response(games.load(get_db(), game_id))
+    stored = games.load(get_store(), game_id, game_cache())
+    advice.warm(stored)
+    return state_response(stored)
+
+
+@bp.delete("/games/<game_id>")
+def delete_game(game_id: str):
+    """Delete a finished game and its photos (a game still being played: 409)."""
+    games.delete(get_store(), game_id, photo_store(), game_cache())
+    access.forget(game_id)
+    return Response(status=204)
 
 
 @bp.get("/games/<game_id>/log")
 def game_log(game_id: str):
-    stored = games.load(get_db(), game_id)
+    stored = games.load(get_store(), game_id, game_cache())
     resp = jsonify(stored.game.to_dict())
     if request.args.get("download"):
-        name = f"dicecam-{stored.game.to_dict()['variant']}-{date.today().isoformat()}-{stored.id[:6]}.json"
+        name = f"dicecam-{stored.variant.id}-{date.today().isoformat()}-{stored.id[:6]}.json"
         resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
+
+
+@bp.get("/games/<game_id>/events")
+def game_events(game_id: str):
+    """Server-sent events: `version` at once and on every change, `: ping` every 15 s."""
+    row = get_store().game(game_id)
+    if row is None:
+        raise NotFound("err_not_found")
+    slots = current_app.extensions["dicecam.streams"]
+    if not slots.take():
+        raise Busy("err_busy_live")
+    # The request's store is closed when the view returns: the stream holds no
+    # database connection while it waits.
+    resp = Response(Stream(notifier(), slots, game_id, row.version), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
     return resp
 
 
 @bp.post("/games/<game_id>/throws")
 def add_throw(game_id: str):
-    db = get_db()
-    upload = request.files.get("photo")
-    if upload is not None:
+    from dicecam.webapp.recognition import read_upload
+
+    store, cache = get_store(), game_cache()
+    if parse.is_multipart():
         form = request.form
-        by, version = _by(form.get("by")), _version(form.get("version"))
-        retake = form.get("retake") in ("1", "true", "on")
-        data = upload.read()
-        # Cheap checks first: a refused throw should not cost a model run.
-        games.check_can_throw(db, games.load(db, game_id), retake=retake)
-        photo = _read_upload(data)
-        dice = photo.pop("dice")
-    else:
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict) or "dice" not in body:
+        upload = request.files.get("photo")
+        if upload is None:
             raise BadRequest("err_no_photo")
-        by, version = _by(body.get("by")), _version(body.get("version"))
-        retake = body.get("retake") is True
-        dice = games.parse_dice(body["dice"])
-        photo = None
-    stored, throw_id = games.add_throw(
-        db, game_id, dice=dice, by=by, version=version, retake=retake, photo=photo
+        by, version = parse.by(form.get("by")), parse.version(form.get("version"))
+        retake = parse.flag(form.get("retake"), "retake")
+        # Cheap checks first: a refused throw should not cost a model run.
+        games.check_can_throw(store, games.load(store, game_id, cache), retake=retake)
+        photo, dice = read_upload(current_app, upload.stream)
+    elif parse.is_json() or not parse.has_body():
+        body = parse.json_body(optional=True)
+        if "dice" not in body:
+            raise BadRequest("err_no_photo")
+        by, version = parse.by(body.get("by")), parse.version(body.get("version"))
+        retake = parse.flag(body.get("retake"), "retake")
+        dice, photo = parse.dice(body["dice"]), None
+    else:
+        raise UnsupportedType("err_content_type")
+    stored, row = games.add_throw(
+        store, game_id, dice=dice, by=by, version=version, retake=retake,
+        photo=photo, photos=photo_store(), cache=cache,
     )
-    row = games.get_throw(db, game_id, throw_id)
-    out = throw_json(stored, row, current_lang(), current=True)
-    out["state"] = state_json(db, stored, current_lang())
-    return jsonify(out), 201
-
-
-def _read_upload(data: bytes) -> dict:
-    from dicecam.vision.decode import ImageError
-
-    if not data:
-        raise BadRequest("err_image", reason="empty file")
-    try:
-        image = decode(data)
-    except ImageError as exc:
-        raise BadRequest("err_image", reason=str(exc)) from exc
-    try:
-        reading = read_photo(current_app._get_current_object(), image)
-    except RecognitionUnavailable as exc:
-        raise Unavailable("err_no_model") from exc
-    store = photo_store()
-    return {
-        "dice": [
-            {"value": d["value"], "box": d["box"], "confidence": d["confidence"]} for d in reading.dice
-        ],
-        "photo_sha256": store.put(data),
-        "photo_type": sniff_type(data),
-        "annotated_sha256": store.put(reading.annotated_jpeg),
-        "width": reading.width,
-        "height": reading.height,
-        "low_confidence": reading.low_confidence,
-        "read_ms": round(reading.read_ms, 1),
-    }
+    return throw_response(stored, row, 201)
 
 
 @bp.get("/games/<game_id>/throws")
 def list_throws(game_id: str):
-    db = get_db()
-    stored = games.load(db, game_id)
-    rows = db.execute("SELECT * FROM throw WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
-    return jsonify([throw_json(stored, r, current_lang()) for r in rows])
+    store = get_store()
+    stored = games.load(store, game_id, game_cache())
+    return jsonify([throw_json(stored, r, current_lang()) for r in store.throws(game_id)])
 
 
 @bp.get("/games/<game_id>/throws/<throw_id>")
 def get_throw(game_id: str, throw_id: str):
     """The evidence record of one throw."""
-    db = get_db()
-    stored = games.load(db, game_id)
-    row = games.get_throw(db, game_id, throw_id)
-    current = games.open_throw(db, stored)
-    out = throw_json(stored, row, current_lang(), current=current is not None and current["id"] == row["id"])
-    if row["photo_sha256"]:
-        out["photo_intact"] = photo_store().verify(row["photo_sha256"])
+    store = get_store()
+    stored = games.load(store, game_id, game_cache())
+    row = games.get_throw(store, game_id, throw_id)
+    current = games.open_throw(store, stored)
+    out = throw_json(stored, row, current_lang(), current=current is not None and current.id == row.id)
+    if row.photo_sha256:
+        out["photo_intact"] = photo_store().verify(row.photo_sha256)
     return jsonify(out)
 
 
 @bp.post("/games/<game_id>/throws/<throw_id>/dice")
 def correct_dice(game_id: str, throw_id: str):
     """Correct the dice of the open throw; answers like a new throw."""
-    db = get_db()
-    body = json_body()
+    body = parse.json_body()
     if "dice" not in body:
         raise BadRequest("err_field", field="dice")
-    stored = games.correct_throw(
-        db,
+    stored, row = games.correct_throw(
+        get_store(),
         game_id,
         throw_id,
-        games.parse_dice(body["dice"]),
-        by=_by(body.get("by")),
-        version=_version(body.get("version")),
+        parse.dice(body["dice"]),
+        by=parse.by(body.get("by")),
+        version=parse.version(body.get("version")),
+        cache=game_cache(),
     )
-    row = games.get_throw(db, game_id, throw_id)
-    out = throw_json(stored, row, current_lang(), current=True)
-    out["state"] = state_json(db, stored, current_lang())
-    return jsonify(out)
+    return throw_response(stored, row, 200)
 
 
 @bp.get("/games/<game_id>/throws/<throw_id>/<any(photo, annotated):kind>")
 def throw_photo(game_id: str, throw_id: str, kind: str):
-    db = get_db()
-    games.load(db, game_id)
-    row = games.get_throw(db, game_id, throw_id)
-    sha = row["photo_sha256"] if kind == "photo" else row["annotated_sha256"]
+    store = get_store()
+    games.load(store, game_id, game_cache())
+    row = games.get_throw(store, game_id, throw_id)
+    sha = row.photo_sha256 if kind == "photo" else row.annotated_sha256
     if not sha:
         raise NotFound("err_throw_not_found")
     try:
@@ -243,24 +252,22 @@ def throw_photo(game_id: str, throw_id: str, kind: str):
 
 @bp.post("/games/<game_id>/entries")
 def make_entry(game_id: str):
-    body = json_body()
-    stored = games.enter(get_db(), game_id, body, by=_by(body.get("by")))
+    body = parse.json_body()
+    stored = games.enter(get_store(), game_id, parse.entry(body), by=parse.by(body.get("by")), cache=game_cache())
     return state_response(stored)
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    body = request.get_json(silent=True) or {}
-    if not isinstance(body, dict):
-        raise BadRequest("err_bad_json")
-    stored = games.undo(get_db(), game_id, by=_by(body.get("by")), version=_version(body.get("version")))
+    body = parse.json_body(optional=True)
+    stored = games.undo(
+        get_store(), game_id, by=parse.by(body.get("by")), version=parse.version(body.get("version")),
+        cache=game_cache(),
+    )
     return state_response(stored)
 
 
 @bp.get("/openapi.yaml")
 def openapi():
-    from importlib import resources
-
-    text = resources.files("webapp").joinpath("openapi.yaml").read_text(encoding="utf-8")
+    text = resources.files("dicecam.webapp").joinpath("openapi.yaml").read_text(encoding="utf-8")
     return Response(text, mimetype="application/yaml")
-

@@ -7,11 +7,15 @@ hash in the throw log.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+
+from dicecam.webapp.errors import DiskFull, ReadOnly
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -51,21 +55,51 @@ class PhotoStore:
 
     def put(self, data: bytes) -> str:
         """Store `data` (once) and return its SHA-256."""
+        return self.add(data)[0]
+
+    def add(self, data: bytes) -> tuple[str, bool]:
+        """Store `data` (once); its SHA-256 and whether this call wrote the file.
+
+        A full disk is `DiskFull`, a read-only folder `ReadOnly`; nothing is left behind.
+        """
         sha = hashlib.sha256(data).hexdigest()
         target = self.path(sha)
         if target.exists():
-            return sha
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # Write then rename, so a crash never leaves half a photo under a valid name.
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+            return sha, False
+        tmp = None
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # Write, flush to disk, then rename: a crash or power cut never leaves half a
+            # photo under a valid name.
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
             os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+        except OSError as exc:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise DiskFull() from exc
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise ReadOnly() from exc
             raise
-        return sha
+        except BaseException:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            raise
+        return sha, True
+
+    def discard(self, shas: Iterable[str]) -> None:
+        """Remove these photos (their throws are gone or were never stored)."""
+        for sha in shas:
+            path = self.path(sha)
+            path.unlink(missing_ok=True)
+            try:
+                path.parent.rmdir()  # only if it is empty now
+            except OSError:
+                pass
 
     def get(self, sha256: str) -> bytes:
         return self.path(sha256).read_bytes()

@@ -1,36 +1,53 @@
-"""Games and throws in the database: the rules of the table around `scoring.Game`.
+"""The table's use cases: start, import, throw, correct, enter, undo, delete a game.
 
-A game is stored as its replay file; its state is always `Game.from_dict(log)`.
-Every change runs in one `BEGIN IMMEDIATE` transaction that re-reads the game,
-checks, plays and writes it back with a bumped `version`, so two phones acting on
-the same turn at once are serialised: one wins, the other gets `Conflict`.
+A game is stored as its replay file; its state is always a `scoring.Game` rebuilt
+from that log (or taken from the cache of the version it is at). Every change runs
+in one store transaction that re-reads the game, checks, plays and writes it back
+with a bumped `version` (compare-and-swap), so two phones acting on the same turn at
+once are serialised: one wins, the other gets `Conflict`. Request parsing lives in
+`webapp.parse`, the throw lifecycle in `webapp.lifecycle`, the SQL in the store.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from dicecam.scoring import Game, GameFileError, RuleError, ScoringError, get_variant
+from dicecam.webapp import lifecycle
+from dicecam.webapp.cache import GameCache
+from dicecam.webapp.errors import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    Unprocessable,
+    game_file_error,
+    rule_error,
+)
+from dicecam.webapp.evidence import PhotoStore
+from dicecam.webapp.lifecycle import values_of
+from dicecam.webapp.rows import Die, GameRow, Summary, ThrowRow
+from dicecam.webapp.store import Store
 
-from dicecam.webapp.db import transaction
-from dicecam.webapp.errors import BadRequest, Conflict, NotFound, Unprocessable
+__all__ = [
+    "SHEET_THROWS", "Entry", "Photo", "Stored", "add_throw", "check_can_throw", "correct_throw",
+    "create", "delete", "enter", "expected_dice", "get_throw", "import_log", "list_games", "load",
+    "open_throw", "options_for", "prune", "throws_of_turn", "undo", "values_of",
+]
 
-MAX_NAME = 40
-MAX_PLAYERS = 12
 SHEET_THROWS = 3
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def new_id(nbytes: int = 16) -> str:
-    """An unguessable id (URL-safe)."""
+    """An unguessable id (URL-safe): a game's id is the key to it."""
     return secrets.token_urlsafe(nbytes)
 
 
@@ -45,133 +62,124 @@ class Stored:
     updated: str
 
     @property
-    def events(self) -> list[dict]:
-        return self.game.to_dict()["events"]
+    def events(self) -> tuple:
+        return self.game.events
 
     @property
     def variant(self):
-        return get_variant(self.game.to_dict()["variant"])
+        return self.game.variant
 
 
-# ---------------------------------------------------------------- dice
+@dataclass(frozen=True)
+class Photo:
+    """A photo's evidence for a throw: the bytes kept, the annotated copy and the reading."""
+
+    data: bytes
+    mime: str
+    annotated: bytes
+    width: int
+    height: int
+    low_confidence: float
+    read_ms: float
 
 
-def parse_dice(raw: Any, *, max_count: int = 6) -> list[dict]:
-    """Client dice (`[3, 5]` or `[{"value": 3, "box": [...]}, ...]`) -> stored dice."""
-    if not isinstance(raw, list):
-        raise BadRequest("err_dice")
-    if len(raw) > max_count:
-        raise Unprocessable("err_too_many_dice", n=max_count)
-    dice = []
-    for item in raw:
-        value = item.get("value") if isinstance(item, dict) else item
-        # bool is an int in Python; `true` is not a die.
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise Unprocessable("err_dice")
-        box = item.get("box") if isinstance(item, dict) else None
-        if box is not None and not (
-            isinstance(box, list) and len(box) == 4 and all(isinstance(v, (int, float)) for v in box)
-        ):
-            raise BadRequest("err_field", field="box")
-        dice.append({"value": value, "box": box, "confidence": None})
-    return dice
+@dataclass(frozen=True)
+class Entry:
+    """What a player enters for the open throw (parsed from the request by `webapp.parse`)."""
+
+    throw_id: str | None = None
+    box: str | None = None
+    column: int | None = None
+    keep: tuple[int, ...] = ()
+    bank: bool = False
+    dice: tuple[Die, ...] | None = None  # corrected dice sent with the entry
+    player: str | None = None             # whose entry the phone thinks it is
+    version: int | None = None
 
 
-def apply_values(dice: list[dict], values: list[dict]) -> list[dict]:
-    """Corrected dice laid over the read ones, keeping each die's box and confidence.
-
-    A die sent with its box is matched to the read die with that box; one sent as a
-    bare value takes the box of the die at the same position (so `[3, 5, 2, 6, 1, 4]`
-    corrects five read dice and adds a sixth).
-    """
-    out = []
-    for i, new in enumerate(values):
-        if new["box"] is not None:
-            old = next((d for d in dice if d["box"] == new["box"]), None)
-        else:
-            old = dice[i] if i < len(dice) else None
-        if old is None:
-            out.append(new)
-            continue
-        # The model's confidence no longer applies once a player changed the value.
-        conf = old["confidence"] if new["value"] == old["value"] else None
-        out.append({"value": new["value"], "box": old["box"], "confidence": conf})
-    return out
+# ---------------------------------------------------------------- what a variant decides
+# (asked in one place; scoring is taking these over, see issue 38)
 
 
-def values_of(dice: list[dict]) -> list[int]:
-    return [d["value"] for d in dice]
+def _throws_per_turn(stored: Stored) -> int | None:
+    """Throws a player may make in a turn; None: as many as they dare (Würfelpoker)."""
+    return None if stored.variant.family == "push" else SHEET_THROWS
+
+
+def _is_push(stored: Stored) -> bool:
+    return stored.variant.family == "push"
 
 
 # ---------------------------------------------------------------- reading
 
 
-def _row_to_stored(row: sqlite3.Row) -> Stored:
-    try:
-        game = Game.from_dict(json.loads(row["log"]))
-    except (GameFileError, ValueError) as exc:  # pragma: no cover - only if the file was edited by hand
-        raise Conflict("err_generic", detail=f"stored game is damaged: {exc}") from exc
-    return Stored(row["id"], game, row["version"], row["created"], row["updated"])
+def _summary(game: Game) -> Summary:
+    return Summary.of_state(game.state(), len(game.events))
 
 
-def load(db: sqlite3.Connection, game_id: str) -> Stored:
-    row = db.execute("SELECT * FROM game WHERE id = ?", (game_id,)).fetchone()
-    if row is None:
-        raise NotFound("err_not_found")
-    return _row_to_stored(row)
+def load(store: Store, game_id: str, cache: GameCache | None = None, *, lock: bool = False) -> Stored:
+    """The stored game, replayed only when the cache does not hold its version."""
+    for _ in range(3):
+        row = store.game(game_id, lock=lock)
+        if row is None:
+            raise NotFound("err_not_found")
+        game = cache.get(row.id, row.version) if cache is not None else None
+        if game is None:
+            log = store.game_log(row.id, row.version)
+            if log is None:
+                continue  # written between the two reads: read again
+            try:
+                game = Game.from_dict(json.loads(log))
+            except (GameFileError, ValueError) as exc:  # only if the file was edited by hand
+                raise Conflict("err_generic", detail=f"stored game is damaged: {exc}") from exc
+            if cache is not None:
+                cache.put(row.id, row.version, game)
+        return Stored(row.id, game, row.version, row.created, row.updated)
+    raise Conflict("err_conflict")
 
 
-def list_games(db: sqlite3.Connection) -> list[dict]:
-    """All games, most recently played first, for the start page."""
-    rows = db.execute("SELECT * FROM game ORDER BY updated DESC, created DESC").fetchall()
-    out = []
-    for row in rows:
-        stored = _row_to_stored(row)
-        state = stored.game.state()
-        out.append(
-            {
-                "id": row["id"],
-                "variant": state["variant"],
-                "players": state["players"],
-                "current_player": state["current_player"],
-                "finished": state["finished"],
-                "winner": state["winner"],
-                "totals": state["totals"],
-                "created": row["created"],
-                "updated": row["updated"],
-            }
-        )
-    return out
+def summary_json(row: GameRow) -> dict:
+    """A game as the start page and `GET /api/games` list it."""
+    s = row.summary
+    return {
+        "id": row.id,
+        "variant": row.variant,
+        "players": list(s.players),
+        "current_player": s.current_player,
+        "finished": s.finished,
+        "winner": s.winner,
+        "totals": s.totals,
+        "created": row.created,
+        "updated": row.updated,
+    }
+
+
+def list_games(store: Store, ids: Collection[str] | None = None) -> list[dict]:
+    """Games (all, or those of `ids`), most recently played first; nothing is replayed."""
+    return [summary_json(row) for row in store.games(ids)]
 
 
 def expected_dice(stored: Stored, state: dict | None = None) -> int:
     """How many dice the current throw must have."""
     variant = stored.variant
-    if variant.family == "push":
+    if _is_push(stored):
         state = state or stored.game.state()
         return int(state.get("turn_state", {}).get("dice_left") or variant.dice_count)
     return int(variant.dice_count)
 
 
-def throws_of_turn(db: sqlite3.Connection, stored: Stored) -> list[sqlite3.Row]:
+def throws_of_turn(store: Store, stored: Stored) -> list[ThrowRow]:
     """The live throws since the last entry, oldest first."""
-    return db.execute(
-        "SELECT * FROM throw WHERE game_id = ? AND base_event = ? AND status IN ('open', 'rerolled')"
-        " ORDER BY seq",
-        (stored.id, len(stored.events)),
-    ).fetchall()
+    return store.throws(stored.id, base_event=len(stored.events), live=True)
 
 
-def open_throw(db: sqlite3.Connection, stored: Stored) -> sqlite3.Row | None:
+def open_throw(store: Store, stored: Stored) -> ThrowRow | None:
     """The throw waiting for an entry, if any."""
-    rows = [r for r in throws_of_turn(db, stored) if r["status"] == "open"]
-    return rows[-1] if rows else None
+    return lifecycle.open_throw(throws_of_turn(store, stored))
 
 
-def get_throw(db: sqlite3.Connection, game_id: str, throw_id: str) -> sqlite3.Row:
-    row = db.execute(
-        "SELECT * FROM throw WHERE game_id = ? AND id = ?", (game_id, throw_id)
-    ).fetchone()
+def get_throw(store: Store, game_id: str, throw_id: str) -> ThrowRow:
+    row = store.throw(game_id, throw_id)
     if row is None:
         raise NotFound("err_throw_not_found")
     return row
@@ -190,19 +198,18 @@ def options_for(stored: Stored, values: list[int]) -> list[dict]:
 # ---------------------------------------------------------------- writing
 
 
-def _write(db: sqlite3.Connection, stored: Stored, game: Game | None = None) -> Stored:
+def _write(store: Store, stored: Stored, game: Game | None = None, cache: GameCache | None = None) -> Stored:
     """Store `game` (or just bump the version) with a compare-and-swap on `version`."""
     game = game or stored.game
-    state = game.state()
     stamp = now()
-    cur = db.execute(
-        "UPDATE game SET log = ?, version = version + 1, finished = ?, updated = ?"
-        " WHERE id = ? AND version = ?",
-        (json.dumps(game.to_dict()), int(bool(state["finished"])), stamp, stored.id, stored.version),
-    )
-    if cur.rowcount != 1:
+    if not store.update_game(
+        stored.id, version=stored.version, log=json.dumps(game.to_dict()), summary=_summary(game), updated=stamp
+    ):
         raise Conflict("err_conflict")
-    return Stored(stored.id, game, stored.version + 1, stored.created, stamp)
+    after = Stored(stored.id, game, stored.version + 1, stored.created, stamp)
+    if cache is not None:
+        cache.put(after.id, after.version, game)
+    return after
 
 
 def _check_version(stored: Stored, version: int | None) -> None:
@@ -210,311 +217,158 @@ def _check_version(stored: Stored, version: int | None) -> None:
         raise Conflict("err_conflict")
 
 
-def _insert_game(db: sqlite3.Connection, game: Game) -> Stored:
-    game_id = new_id()
+def _insert(store: Store, game: Game) -> Stored:
     stamp = now()
-    data = game.to_dict()
-    db.execute(
-        "INSERT INTO game (id, variant, players, log, version, finished, created, updated)"
-        " VALUES (?, ?, ?, ?, 1, ?, ?, ?)",
-        (
-            game_id,
-            data["variant"],
-            json.dumps(game.state()["players"]),
-            json.dumps(data),
-            int(bool(game.state()["finished"])),
-            stamp,
-            stamp,
-        ),
-    )
-    return Stored(game_id, game, 1, stamp, stamp)
+    row = GameRow(new_id(), game.variant.id, 1, _summary(game), stamp, stamp)
+    with store.transaction():
+        store.add_game(row, json.dumps(game.to_dict()))
+    return Stored(row.id, game, 1, stamp, stamp)
 
 
-def clean_players(raw: Any, min_players: int) -> list[str]:
-    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
-        raise BadRequest("err_field", field="players")
-    names = [" ".join(p.split()) for p in raw]
-    names = [n for n in names if n]
-    if any(len(n) > MAX_NAME for n in names):
-        raise Unprocessable("err_name")
-    unique = {n.casefold() for n in names}
-    if len(names) < max(1, min_players) or len(unique) != len(names) or len(names) > MAX_PLAYERS:
-        raise Unprocessable("err_players", n=max(1, min_players))
-    return names
-
-
-def create(db: sqlite3.Connection, variant_name: Any, players: Any, options: Any) -> Stored:
-    if not isinstance(variant_name, str):
-        raise BadRequest("err_field", field="variant")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise BadRequest("err_field", field="options")
+def create(store: Store, variant_name: str, players: Sequence[str], options: dict | None) -> Stored:
+    """A new game; `players` come checked from the edge and are checked again by scoring."""
     try:
         variant = get_variant(variant_name)
     except ScoringError as exc:
         raise rule_error(exc) from exc
-    names = clean_players(players, variant.min_players)
     try:
-        game = Game.new(variant.id, names, options or None)
+        game = Game.new(variant.id, list(players), options or None)
     except ScoringError as exc:
         raise rule_error(exc, variant) from exc
-    with transaction(db):
-        return _insert_game(db, game)
+    return _insert(store, game)
 
 
-def import_log(db: sqlite3.Connection, data: Any) -> Stored:
+def import_log(store: Store, data: dict) -> Stored:
     """A new game from a replay file (the export of this or another table)."""
-    if not isinstance(data, dict):
-        raise BadRequest("err_field", field="events")
     try:
         game = Game.from_dict(data)
     except GameFileError as exc:
-        # The message names the refused event; keep it whole.
-        raise Unprocessable("err_game_file", detail=str(exc), reason=str(exc)) from exc
-    with transaction(db):
-        return _insert_game(db, game)
+        try:
+            variant = get_variant(data.get("variant"))
+        except (ScoringError, TypeError):
+            variant = None
+        raise game_file_error(exc, variant) from exc
+    return _insert(store, game)
 
 
-def _next_number(db: sqlite3.Connection, stored: Stored, player: str) -> int:
-    """Throw number within the turn (1, 2, 3 ... ) for the next throw."""
-    if stored.variant.family != "push":
-        return len(throws_of_turn(db, stored)) + 1
-    # Wuerfelpoker: a turn is throw, set aside, throw, ... until bank or bust.
-    prev = db.execute(
-        "SELECT * FROM throw WHERE game_id = ? AND status = 'entered' ORDER BY seq DESC LIMIT 1",
-        (stored.id,),
-    ).fetchone()
-    if (
-        prev is not None
-        and prev["player"] == player
-        and prev["entry_event"] == len(stored.events) - 1
-        and json.loads(prev["entry"]).get("keep")
-    ):
-        return prev["number"] + 1
-    return 1
+def check_can_throw(store: Store, stored: Stored, *, retake: bool = False) -> None:
+    """Refuse a throw before any work is done on the photo (checked again when stored)."""
+    lifecycle.check_can_throw(
+        throws_of_turn(store, stored),
+        finished=stored.game.finished,
+        throws_per_turn=_throws_per_turn(stored),
+        player=stored.game.current_player,
+        retake=retake,
+    )
 
 
-def check_can_throw(db: sqlite3.Connection, stored: Stored, *, retake: bool = False) -> None:
-    """Refuse a throw before any work is done on the photo (re-checked when stored)."""
-    state = stored.game.state()
-    if state["finished"]:
-        raise Conflict("err_finished")
-    if retake:
-        if open_throw(db, stored) is None:
-            raise Conflict("err_no_open_throw")
-        return
-    if stored.variant.family == "push":
-        if open_throw(db, stored) is not None:
-            raise Conflict("err_pending_push")
-    elif len(throws_of_turn(db, stored)) >= SHEET_THROWS:
-        raise Conflict("err_three_throws", player=state["current_player"])
+def _keep_photo(photos: PhotoStore, photo: Photo, created: list[str]) -> dict[str, Any]:
+    """Store the photo and its annotated copy; `created` collects the files that are new."""
+    columns: dict[str, Any] = {"photo_type": photo.mime, "width": photo.width, "height": photo.height,
+                               "low_confidence": photo.low_confidence, "read_ms": round(photo.read_ms, 1)}
+    for column, data in (("photo_sha256", photo.data), ("annotated_sha256", photo.annotated)):
+        sha, new = photos.add(data)
+        if new:
+            created.append(sha)
+        columns[column] = sha
+    return columns
 
 
 def add_throw(
-    db: sqlite3.Connection,
+    store: Store,
     game_id: str,
     *,
-    dice: list[dict],
+    dice: list[Die],
     by: str | None = None,
     version: int | None = None,
     retake: bool = False,
-    photo: dict | None = None,
-) -> tuple[Stored, str]:
+    photo: Photo | None = None,
+    photos: PhotoStore | None = None,
+    cache: GameCache | None = None,
+) -> tuple[Stored, ThrowRow]:
     """Record a throw (from a photo or typed in) as the current throw of the turn.
 
-    `photo` holds the evidence columns (photo_sha256, photo_type, annotated_sha256,
-    width, height, low_confidence, read_ms). With `retake`, the open throw is discarded and the new
-    one takes its place (a better photo of the same throw).
+    With `retake`, the open throw is discarded and the new one takes its place (a
+    better photo of the same throw). The photo is written to the photo folder only
+    once the throw is accepted, inside the same transaction: a refused throw leaves
+    no file behind.
     """
-    with transaction(db):
-        stored = load(db, game_id)
-        _check_version(stored, version)
-        check_can_throw(db, stored, retake=retake)
-        player = stored.game.state()["current_player"]
-        stamp = now()
-        if retake:
-            old = open_throw(db, stored)
-            history = json.loads(old["history"]) + [{"retaken": True, "at": stamp, "by": by}]
-            db.execute(
-                "UPDATE throw SET status = 'void', history = ? WHERE id = ?",
-                (json.dumps(history), old["id"]),
+    created: list[str] = []
+    try:
+        with store.transaction():
+            stored = load(store, game_id, cache, lock=True)
+            _check_version(stored, version)
+            check_can_throw(store, stored, retake=retake)
+            player = stored.game.current_player
+            assert player is not None  # a game that is not finished has a current player
+            stamp = now()
+            turn = throws_of_turn(store, stored)
+            if retake:
+                old = lifecycle.open_throw(turn)
+                assert old is not None  # check_can_throw refused a retake without one
+                store.save_throw(lifecycle.retaken(old, by=by, at=stamp))
+                number = old.number
+            else:
+                number = lifecycle.next_number(
+                    turn,
+                    throws_per_turn=_throws_per_turn(stored),
+                    last_entered=store.last_entered(stored.id),
+                    events=len(stored.events),
+                    player=player,
+                )
+                for row in lifecycle.rerolled(turn):
+                    store.save_throw(row)
+            evidence = _keep_photo(photos, photo, created) if photo is not None and photos is not None else {}
+            row = ThrowRow(
+                id=new_id(12),
+                game_id=stored.id,
+                seq=store.next_seq(stored.id),
+                base_event=len(stored.events),
+                number=number,
+                player=player,
+                source="photo" if evidence else "manual",
+                dice_read=list(dice),
+                dice=list(dice),
+                created=stamp,
+                created_by=by,
+                **evidence,
             )
-            number = old["number"]
-        else:
-            number = _next_number(db, stored, player)
-            # The earlier throw of this turn was thrown again; keep it as evidence.
-            db.execute(
-                "UPDATE throw SET status = 'rerolled' WHERE game_id = ? AND base_event = ?"
-                " AND status = 'open'",
-                (stored.id, len(stored.events)),
-            )
-        seq = db.execute(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM throw WHERE game_id = ?", (stored.id,)
-        ).fetchone()[0]
-        throw_id = new_id(12)
-        photo = photo or {}
-        db.execute(
-            "INSERT INTO throw (id, game_id, seq, base_event, number, player, source, status,"
-            " photo_sha256, photo_type, annotated_sha256, width, height, dice_read, dice,"
-            " low_confidence, read_ms, created, created_by)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                throw_id,
-                stored.id,
-                seq,
-                len(stored.events),
-                number,
-                player,
-                "photo" if photo.get("photo_sha256") else "manual",
-                photo.get("photo_sha256"),
-                photo.get("photo_type"),
-                photo.get("annotated_sha256"),
-                photo.get("width"),
-                photo.get("height"),
-                json.dumps(dice),
-                json.dumps(dice),
-                photo.get("low_confidence"),
-                photo.get("read_ms"),
-                stamp,
-                by,
-            ),
-        )
-        return _write(db, stored), throw_id
+            store.add_throw(row)
+            after = _write(store, stored, cache=cache)
+    except BaseException:
+        if photos is not None:
+            photos.discard(created)
+        raise
+    return after, row
 
 
-def _current_open(db: sqlite3.Connection, stored: Stored, throw_id: str) -> sqlite3.Row:
-    row = get_throw(db, stored.id, throw_id)
-    current = open_throw(db, stored)
-    if current is None or current["id"] != row["id"]:
+def _current_open(store: Store, stored: Stored, throw_id: str) -> ThrowRow:
+    row = get_throw(store, stored.id, throw_id)
+    current = open_throw(store, stored)
+    if current is None or current.id != row.id:
         raise Conflict("err_stale_throw")
     return row
 
 
-def _correct(db: sqlite3.Connection, row: sqlite3.Row, values: list[dict], by: str | None) -> list[dict]:
-    """Lay corrected values over the throw's dice and record who changed what."""
-    before = json.loads(row["dice"])
-    after = apply_values(before, values)
-    if values_of(after) != values_of(before) or len(after) != len(before):
-        corrections = json.loads(row["corrections"]) + [
-            {"by": by, "at": now(), "before": values_of(before), "after": values_of(after)}
-        ]
-        db.execute(
-            "UPDATE throw SET dice = ?, corrections = ? WHERE id = ?",
-            (json.dumps(after), json.dumps(corrections), row["id"]),
-        )
-    return after
-
-
 def correct_throw(
-    db: sqlite3.Connection,
+    store: Store,
     game_id: str,
     throw_id: str,
-    values: list[dict],
+    values: list[Die],
     *,
     by: str | None = None,
     version: int | None = None,
-) -> Stored:
+    cache: GameCache | None = None,
+) -> tuple[Stored, ThrowRow]:
     """Change the dice of the open throw (a misread die, a missed or extra die)."""
-    with transaction(db):
-        stored = load(db, game_id)
+    with store.transaction():
+        stored = load(store, game_id, cache, lock=True)
         _check_version(stored, version)
-        row = _current_open(db, stored, throw_id)
-        _correct(db, row, values, by)
-        return _write(db, stored)
-
-
-def enter(
-    db: sqlite3.Connection,
-    game_id: str,
-    body: dict,
-    *,
-    by: str | None = None,
-) -> Stored:
-    """Make an entry: fill a box, set dice aside, bank, or accept a bust."""
-    version = body.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest("err_field", field="version")
-    with transaction(db):
-        stored = load(db, game_id)
-        _check_version(stored, version)
-        state = stored.game.state()
-        if state["finished"]:
-            raise Conflict("err_finished")
-        player = state["current_player"]
-        claimed = body.get("player")
-        if claimed is not None and claimed != player:
-            raise Conflict("err_not_your_turn", claimed=claimed, player=player)
-        family = stored.variant.family
-
-        if family == "push" and body.get("bank") is True:
-            game = _play(stored, {"player": player, "bank": True})
-            return _write(db, stored, game)
-
-        throw_id = body.get("throw_id")
-        if not isinstance(throw_id, str):
-            raise BadRequest("err_field", field="throw_id")
-        row = _current_open(db, stored, throw_id)
-        dice = json.loads(row["dice"])
-        if "dice" in body:
-            dice = _correct(db, row, parse_dice(body["dice"]), by)
-        values = values_of(dice)
-        need = expected_dice(stored, state)
-        if len(values) != need:
-            raise Unprocessable("err_dice_count", n=need, got=len(values))
-
-        if family == "push":
-            keep = body.get("keep") or []
-            if not isinstance(keep, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in keep):
-                raise BadRequest("err_field", field="keep")
-            event: dict = {"player": player, "throw": values}
-            if keep:
-                event["keep"] = keep
-            points = next(
-                (o["points"] for o in options_for(stored, values) if sorted(o["keep"]) == sorted(keep)),
-                0,
-            )
-            entry = {"keep": keep, "points": points} if keep else {"bust": True, "points": 0}
-        else:
-            box = body.get("box")
-            column = body.get("column")
-            if not isinstance(box, str):
-                raise BadRequest("err_field", field="box")
-            if column is not None and (isinstance(column, bool) or not isinstance(column, int)):
-                raise BadRequest("err_field", field="column")
-            event = {"player": player, "dice": values, "box": box}
-            if column is not None:
-                event["column"] = column
-            points = next(
-                (
-                    o["points"]
-                    for o in options_for(stored, values)
-                    if o["box"] == box and o.get("column") == column
-                ),
-                0,
-            )
-            entry = {"box": box, "column": column, "points": points}
-
-        game = _play(stored, event)
-        entry.update(by=by, at=now())
-        db.execute(
-            "UPDATE throw SET status = 'entered', entry = ?, entry_event = ? WHERE id = ?",
-            (json.dumps(entry), len(stored.events), row["id"]),
-        )
-        return _write(db, stored, game)
-
-
-def rule_error(exc: ScoringError, variant=None) -> Unprocessable | Conflict:
-    """A scoring error as a web error, translatable by its code."""
-    values = dict(exc.params)
-    if variant is not None and isinstance(values.get("box"), str):
-        try:
-            values["box_de"] = variant.label(values["box"], "de")
-            values["box_en"] = variant.label(values["box"], "en")
-        except RuleError:
-            pass
-    cls = Conflict if exc.code in ("not_your_turn", "game_over", "undo_empty") else Unprocessable
-    return cls(f"rule_{exc.code}", detail=str(exc), **values)
+        row = _current_open(store, stored, throw_id)
+        fixed = lifecycle.corrected(row, values, by=by, at=now())
+        if fixed is not row:
+            store.save_throw(fixed)
+        return _write(store, stored, cache=cache), fixed
 
 
 def _play(stored: Stored, event: dict) -> Game:
@@ -524,39 +378,114 @@ def _play(stored: Stored, event: dict) -> Game:
         raise rule_error(exc, stored.variant) from exc
 
 
+def enter(
+    store: Store, game_id: str, entry: Entry, *, by: str | None = None, cache: GameCache | None = None
+) -> Stored:
+    """Make an entry: fill a box, set dice aside, bank, or accept a bust."""
+    with store.transaction():
+        stored = load(store, game_id, cache, lock=True)
+        _check_version(stored, entry.version)
+        game = stored.game
+        if game.finished:
+            raise Conflict("err_finished")
+        player = game.current_player
+        assert player is not None
+        if entry.player is not None and entry.player != player:
+            raise Conflict("err_not_your_turn", claimed=entry.player, player=player)
+
+        if _is_push(stored) and entry.bank:
+            return _write(store, stored, _play(stored, {"player": player, "bank": True}), cache)
+
+        if entry.throw_id is None:
+            raise BadRequest("err_field", field="throw_id")
+        row = _current_open(store, stored, entry.throw_id)
+        stamp = now()
+        if entry.dice is not None:
+            row = lifecycle.corrected(row, list(entry.dice), by=by, at=stamp)
+        values = values_of(row.dice)
+        need = expected_dice(stored)
+        if len(values) != need:
+            raise Unprocessable("err_dice_count", n=need, got=len(values))
+
+        event: dict[str, Any]
+        if _is_push(stored):
+            keep = list(entry.keep)
+            event = {"player": player, "throw": values}
+            if keep:
+                event["keep"] = keep
+            points = next(
+                (o["points"] for o in options_for(stored, values) if sorted(o["keep"]) == sorted(keep)), 0
+            )
+            record: dict[str, Any] = {"keep": keep, "points": points} if keep else {"bust": True, "points": 0}
+        else:
+            if entry.box is None:
+                raise BadRequest("err_field", field="box")
+            event = {"player": player, "dice": values, "box": entry.box}
+            if entry.column is not None:
+                event["column"] = entry.column
+            points = next(
+                (
+                    o["points"]
+                    for o in options_for(stored, values)
+                    if o["box"] == entry.box and o.get("column") == entry.column
+                ),
+                0,
+            )
+            record = {"box": entry.box, "column": entry.column, "points": points}
+
+        played = _play(stored, event)
+        record.update(by=by, at=stamp)
+        store.save_throw(lifecycle.entered(row, record, event=len(stored.events)))
+        return _write(store, stored, played, cache)
+
+
 def undo(
-    db: sqlite3.Connection, game_id: str, *, by: str | None = None, version: int | None = None
+    store: Store,
+    game_id: str,
+    *,
+    by: str | None = None,
+    version: int | None = None,
+    cache: GameCache | None = None,
 ) -> Stored:
     """Take back the last entry; its throw becomes the open throw again."""
-    with transaction(db):
-        stored = load(db, game_id)
+    with store.transaction():
+        stored = load(store, game_id, cache, lock=True)
         _check_version(stored, version)
         if not stored.events:
             raise Conflict("err_nothing_to_undo")
         game = stored.game.undo()
-        n = len(game.to_dict()["events"])
-        stamp = now()
-        # Throws made after the undone entry belong to a turn that no longer exists.
-        for row in db.execute(
-            "SELECT * FROM throw WHERE game_id = ? AND base_event > ? AND status IN ('open', 'rerolled')",
-            (stored.id, n),
-        ).fetchall():
-            history = json.loads(row["history"]) + [{"voided_by_undo": True, "at": stamp, "by": by}]
-            db.execute(
-                "UPDATE throw SET status = 'void', history = ? WHERE id = ?",
-                (json.dumps(history), row["id"]),
-            )
-        row = db.execute(
-            "SELECT * FROM throw WHERE game_id = ? AND entry_event = ? AND status = 'entered'",
-            (stored.id, n),
-        ).fetchone()
-        if row is not None:
-            history = json.loads(row["history"]) + [
-                {"undone": json.loads(row["entry"]), "at": stamp, "by": by}
-            ]
-            db.execute(
-                "UPDATE throw SET status = 'open', entry = NULL, entry_event = NULL, history = ?"
-                " WHERE id = ?",
-                (json.dumps(history), row["id"]),
-            )
-        return _write(db, stored, game)
+        n = len(game.events)
+        later = [r for r in store.throws(stored.id, live=True) if r.base_event > n]
+        last = store.last_entered(stored.id)
+        reopened = last if last is not None and last.entry_event == n else None
+        for row in lifecycle.undone(reopened, later, by=by, at=now()):
+            store.save_throw(row)
+        return _write(store, stored, game, cache)
+
+
+def delete(store: Store, game_id: str, photos: PhotoStore | None = None, cache: GameCache | None = None) -> None:
+    """Delete a finished game, its throws and the photos no other game's throw shows."""
+    with store.transaction():
+        row = store.game(game_id, lock=True)
+        if row is None:
+            raise NotFound("err_not_found")
+        if not row.finished:
+            raise Conflict("err_not_finished")
+        orphans = store.delete_game(game_id)
+    if cache is not None:
+        cache.drop(game_id)
+    if photos is not None:
+        photos.discard(orphans)
+
+
+def prune(store: Store, *, older_than_days: float, photos: PhotoStore | None = None) -> list[str]:
+    """Delete the finished games nobody has touched for `older_than_days`; returns their ids."""
+    cutoff = (datetime.now(UTC) - timedelta(days=older_than_days)).isoformat(timespec="seconds")
+    gone = []
+    for game_id in store.finished_before(cutoff):
+        try:
+            delete(store, game_id, photos)
+        except (NotFound, Conflict):
+            continue  # undone or deleted meanwhile
+        gone.append(game_id)
+    return gone

@@ -1,20 +1,35 @@
-"""The HTML pages: start page, game page, throw log and one throw's evidence."""
+"""The HTML pages: start page, game page, throw log, one throw's evidence, the QR code."""
 
 from __future__ import annotations
 
-import json
-
-from flask import Blueprint, redirect, render_template, request, url_for
-
 from dicecam.scoring import all_variants, get_variant
-from dicecam.webapp import games
-from dicecam.webapp.api import photo_store
-from dicecam.webapp.db import get_db
-from dicecam.webapp.errors import BadRequest
+from dicecam.webapp import access, advice, games, parse
+from dicecam.webapp.db import game_cache, get_store, photo_store
+from dicecam.webapp.errors import BadRequest, NotFound
 from dicecam.webapp.i18n import bundle, current_lang, number, t
 from dicecam.webapp.present import state_json, throw_json
+from dicecam.webapp.qr import game_url, qr_svg
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 bp = Blueprint("pages", __name__)
+
+
+@bp.url_value_preprocessor
+def check_ids(endpoint: str | None, values: dict | None) -> None:
+    if not values:
+        return
+    if "game_id" in values and not parse.valid_id(values["game_id"]):
+        raise NotFound("err_not_found")
+    if "throw_id" in values and not parse.valid_id(values["throw_id"]):
+        raise NotFound("err_throw_not_found")
 
 
 @bp.app_context_processor
@@ -42,7 +57,7 @@ def index():
         }
         for v in all_variants()
     ]
-    listed = games.list_games(get_db())
+    listed = games.list_games(get_store(), access.visible_games())
     for g in listed:
         g["variant_name"] = get_variant(g["variant"]).name(lang)
     return render_template(
@@ -66,63 +81,64 @@ def new_game():
             raise BadRequest("rule_option_target") from exc
     if form.get("variant") == "wuerfelpoker" or "target" in options:
         options["finish_round"] = form.get("finish_round") == "on"
-    players = [p for p in form.getlist("players") if p.strip()]
-    stored = games.create(get_db(), form.get("variant"), players, options)
+    # The form's rows left empty are not players; anything typed is checked as a name.
+    players = parse.players([p for p in form.getlist("players") if p.strip()])
+    stored = games.create(get_store(), parse.variant(form.get("variant")), players, options)
+    access.remember(stored.id)
     return redirect(url_for("pages.game", game_id=stored.id), code=303)
 
 
 @bp.post("/import")
 def import_game():
-    upload = request.files.get("file")
-    if upload is None:
-        raise BadRequest("err_field", field="file")
-    try:
-        data = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BadRequest("err_bad_json") from exc
-    stored = games.import_log(get_db(), data)
+    stored = games.import_log(get_store(), parse.replay_file())
+    access.remember(stored.id)
     return redirect(url_for("pages.game", game_id=stored.id), code=303)
 
 
 @bp.get("/g/<game_id>")
 def game(game_id: str):
-    db = get_db()
-    stored = games.load(db, game_id)
+    """The game page; opening its link is how a phone joins the game."""
+    store = get_store()
+    stored = games.load(store, game_id, game_cache())
+    access.remember(stored.id)
+    advice.warm(stored)
     lang = current_lang()
-    return render_template(
-        "game.html",
-        state=state_json(db, stored, lang),
-        texts=bundle(lang),
-    )
+    return render_template("game.html", state=state_json(store, stored, lang), texts=bundle(lang))
+
+
+@bp.get("/games/<game_id>")
+def game_link(game_id: str):
+    """The short form of a game's link."""
+    return redirect(url_for("pages.game", game_id=game_id), code=302)
+
+
+@bp.get("/games/<game_id>/qr.svg")
+def game_qr(game_id: str):
+    """The game's link as a QR code, so another phone joins by scanning this one."""
+    stored = games.load(get_store(), game_id, game_cache())
+    url = game_url(stored.id, current_app.config.get("PUBLIC_URL"))
+    resp = Response(qr_svg(url), mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "private, max-age=3600"
+    return resp
 
 
 @bp.get("/g/<game_id>/log")
 def throw_log(game_id: str):
-    db = get_db()
-    stored = games.load(db, game_id)
+    store = get_store()
+    stored = games.load(store, game_id, game_cache())
     lang = current_lang()
-    rows = db.execute("SELECT * FROM throw WHERE game_id = ? ORDER BY seq DESC", (game_id,)).fetchall()
-    throws = [throw_json(stored, r, lang) for r in rows]
-    return render_template(
-        "log.html",
-        state=state_json(db, stored, lang),
-        throws=throws,
-        variant=stored.variant,
-    )
+    throws = [throw_json(stored, r, lang) for r in reversed(store.throws(game_id))]
+    return render_template("log.html", state=state_json(store, stored, lang), throws=throws, variant=stored.variant)
 
 
 @bp.get("/g/<game_id>/throws/<throw_id>")
 def throw_page(game_id: str, throw_id: str):
-    db = get_db()
-    stored = games.load(db, game_id)
+    store = get_store()
+    stored = games.load(store, game_id, game_cache())
     lang = current_lang()
-    row = games.get_throw(db, game_id, throw_id)
+    row = games.get_throw(store, game_id, throw_id)
     record = throw_json(stored, row, lang)
-    intact = photo_store().verify(row["photo_sha256"]) if row["photo_sha256"] else None
+    intact = photo_store().verify(row.photo_sha256) if row.photo_sha256 else None
     return render_template(
-        "throw.html",
-        state=state_json(db, stored, lang),
-        throw=record,
-        intact=intact,
-        variant=stored.variant,
+        "throw.html", state=state_json(store, stored, lang), throw=record, intact=intact, variant=stored.variant
     )

@@ -1,24 +1,53 @@
-"""Photo bytes -> dice and an annotated photo, with one model per app."""
+"""Photo bytes -> dice and an annotated photo, with one model per app and a memory budget.
+
+Reading a photo is the server's only heavy work, so it is bounded twice:
+
+- each photo by its decode cost in bytes (`upload.decode_cost`: pixels x bits x
+  channels as decoding really spends them), at most `DECODE_BUDGET`;
+- all photos together by `PHOTO_SLOTS`: at most that many uploads are held in
+  memory, decoded and read at once (the rest wait for a slot, briefly, in their
+  spooled temporary files).
+
+So N simultaneous worst-case uploads cost at most PHOTO_SLOTS x (upload + decode
+budget + reading) over the idle server: about 600 MB in all with the defaults
+(`benchmarks/hostile.py` measures it).
+"""
 
 from __future__ import annotations
 
 import threading
 import time
 from dataclasses import dataclass
+from typing import IO
 
 import cv2
 import numpy as np
-from flask import Flask
-
+from dicecam.vision.decode import ImageError
 from dicecam.vision.detections import UNSURE_BELOW
+from dicecam.webapp.errors import BadRequest, Busy, TooLarge, Unavailable
+from dicecam.webapp.games import Photo
+from dicecam.webapp.rows import Die
+from dicecam.webapp.upload import decode_cost, inspect
+from flask import Flask
 
 # Phones upload about 2000 px on the long side; bigger photos (from API clients)
 # are shrunk for reading and annotating, while the original is kept as evidence.
 WORK_LONG_SIDE = 2000
+DECODE_BUDGET = 160 * 1024 * 1024
+PHOTO_SLOTS = 2
+SLOT_WAIT_S = 20.0
 
 
 class RecognitionUnavailable(RuntimeError):
     """The dice model could not be loaded (not installed yet, or broken)."""
+
+
+class ImageRefused(BadRequest):
+    """A photo that cannot be read; its text says why in the phone's language."""
+
+    @property
+    def code(self) -> str:
+        return "image"
 
 
 @dataclass(frozen=True)
@@ -34,6 +63,12 @@ class Reading:
 
 
 _lock = threading.Lock()
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("DECODE_BUDGET", DECODE_BUDGET)
+    app.config.setdefault("PHOTO_SLOTS", PHOTO_SLOTS)
+    app.extensions["dicecam.photo_slots"] = threading.BoundedSemaphore(app.config["PHOTO_SLOTS"])
 
 
 def get_reader(app: Flask):
@@ -87,3 +122,61 @@ def read_photo(app: Flask, image: np.ndarray) -> Reading:
         low_confidence=low,
         read_ms=read_ms,
     )
+
+
+def _refused(exc: ImageError) -> ImageRefused:
+    return ImageRefused(f"err_image_{exc.code}", reason=str(exc))
+
+
+def check_photo(data: bytes, budget: int) -> bytes:
+    """The photo's own bytes (anything after the image's end is cut off), if its
+    decode fits `budget`; `ImageRefused` or `TooLarge` otherwise."""
+    from dicecam.vision.decode import read_header
+
+    if not data:
+        raise ImageRefused("err_image_empty")
+    try:
+        read_header(data)  # the player's reason for anything vision cannot read
+        facts = inspect(data)
+    except ImageError as exc:
+        raise _refused(exc) from exc
+    cost = decode_cost(facts)
+    if cost > budget:
+        raise TooLarge(
+            "err_photo_pixels", width=facts.width, height=facts.height, bits=facts.bits,
+            mb=cost // (1024 * 1024), budget=budget // (1024 * 1024),
+        )
+    return data[: facts.end]
+
+
+def read_upload(app: Flask, upload: IO[bytes]) -> tuple[Photo, list[Die]]:
+    """Read an uploaded photo within the app's photo slots; the evidence and the dice."""
+    from dicecam.webapp.evidence import sniff_type
+
+    slots = app.extensions["dicecam.photo_slots"]
+    if not slots.acquire(timeout=SLOT_WAIT_S):
+        raise Busy("err_busy_photos")
+    try:
+        data = check_photo(upload.read(), app.config["DECODE_BUDGET"])
+        try:
+            image = decode(data)
+        except ImageError as exc:
+            raise _refused(exc) from exc
+        try:
+            reading = read_photo(app, image)
+        except RecognitionUnavailable as exc:
+            raise Unavailable("err_no_model") from exc
+        del image
+    finally:
+        slots.release()
+    photo = Photo(
+        data=data,
+        mime=sniff_type(data),
+        annotated=reading.annotated_jpeg,
+        width=reading.width,
+        height=reading.height,
+        low_confidence=reading.low_confidence,
+        read_ms=reading.read_ms,
+    )
+    dice = [{"value": d["value"], "box": d["box"], "confidence": d["confidence"]} for d in reading.dice]
+    return photo, dice

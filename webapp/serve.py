@@ -46,10 +46,9 @@ def qr_lines(text: str, *, quiet: int = 2) -> list[str]:
     Dark modules are drawn as blocks on a light background; callers add colours so
     that it scans on dark terminals too.
     """
-    import cv2
+    from dicecam.webapp.qr import modules
 
-    modules = cv2.QRCodeEncoder.create().encode(text)  # 0 = dark, 255 = light, 2-module border
-    dark = [[px == 0 for px in row] for row in modules]
+    dark = modules(text)
     width = len(dark[0]) + 2 * quiet
     blank = [False] * width
     grid = [blank] * quiet + [[False] * quiet + row + [False] * quiet for row in dark] + [blank] * quiet
@@ -63,9 +62,8 @@ def print_banner(url: str, out: TextIO = sys.stdout, *, https: bool = False, dat
     """The address and its QR code, for the players to scan."""
     colour = out.isatty()
     out.write("\n  dicecam läuft / is running\n\n")
-    for line in qr_lines(url):
-        # Black on white whatever the terminal's colours, so phone cameras can read it.
-        out.write(f"  \x1b[30;47m{line}\x1b[0m\n" if colour else f"  {line}\n")
+    # Black on white whatever the terminal's colours, so phone cameras can read it.
+    out.writelines(f"  \x1b[30;47m{line}\x1b[0m\n" if colour else f"  {line}\n" for line in qr_lines(url))
     out.write(f"\n  Am Handy öffnen / open on a phone:  {url}\n")
     if https:
         out.write("  (selbst signiertes Zertifikat: im Browser einmal bestätigen / "
@@ -91,7 +89,7 @@ def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     cert_path, key_path = folder / "cert.pem", folder / "key.pem"
     wanted = sorted(set(hosts) | {"localhost", "127.0.0.1"})
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     if cert_path.exists() and key_path.exists():
         cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
         san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value

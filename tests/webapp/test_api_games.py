@@ -57,9 +57,17 @@ def test_bad_new_games_are_refused_and_nothing_is_stored(client, body, status):
 
 
 def test_non_json_body_is_a_400_json_error(client):
-    resp = client.post("/api/games", data="players=Anna", content_type="text/plain")
+    resp = client.post("/api/games", data="players=Anna", content_type="application/json")
     assert resp.status_code == 400
     assert "JSON" in resp.json["error"]
+
+
+def test_a_body_that_does_not_say_json_is_a_415(client):
+    # A text/plain POST is what another site's page may send without asking (issue 33.5).
+    resp = client.post("/api/games", data='{"variant": "spiffel", "players": ["Anna"]}', content_type="text/plain")
+    assert resp.status_code == 415
+    assert "application/json" in resp.json["error"]
+    assert client.get("/api/games").json == []
 
 
 def test_unknown_game_is_a_404_json_error(client):
