@@ -65,8 +65,9 @@ def score_box(box: Box | str, dice: Sequence[int]) -> int:
     """Points of five dice in `box` by the plain rules (no joker, no bonus)."""
     box = Box(box)
     c = counts(dice)
-    if box.is_upper:
-        return box.face * c[box.face]
+    face = box.face
+    if face is not None:
+        return face * c[face]
     most = max(c)
     total = sum(dice)
     if box is Box.THREE_KIND:

@@ -35,3 +35,11 @@ class GameFileError(ScoringError):
                  code: str = "invalid_file", **params: object) -> None:
         super().__init__(message, code=code, event_number=event_number, **params)
         self.event_number = event_number
+
+    @classmethod
+    def refusing(cls, error: ScoringError, message: str | None = None, *,
+                 event_number: int | None = None) -> GameFileError:
+        """The file's error for `error` (keeping its code and params), at `event_number`."""
+        out = cls(message or str(error), event_number=event_number, code=error.code)
+        out.params.update({k: v for k, v in error.params.items() if k != "event_number"})
+        return out

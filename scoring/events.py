@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Any
 
 from dicecam.scoring.boxes import BOXES, Box
 from dicecam.scoring.errors import RuleError
@@ -20,7 +20,7 @@ class Fill:
     column: int | None = None
 
     def to_dict(self) -> dict:
-        d = {"player": self.player, "dice": list(self.dice), "box": self.box.value}
+        d: dict[str, Any] = {"player": self.player, "dice": list(self.dice), "box": self.box.value}
         if self.column is not None:
             d["column"] = self.column
         return d
@@ -35,7 +35,7 @@ class Throw:
     keep: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict:
-        d = {"player": self.player, "throw": list(self.throw)}
+        d: dict[str, Any] = {"player": self.player, "throw": list(self.throw)}
         if self.keep is not None:
             d["keep"] = list(self.keep)
         return d
@@ -51,7 +51,7 @@ class Bank:
         return {"player": self.player, "bank": True}
 
 
-Event = Union[Fill, Throw, Bank]
+Event = Fill | Throw | Bank
 
 _SHEET_KEYS = {"player", "dice", "box", "column"}
 _PUSH_KEYS = {"player", "throw", "keep", "bank"}

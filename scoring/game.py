@@ -26,7 +26,7 @@ from dicecam.scoring.sheet import Sheet
 from dicecam.scoring.sheet_table import SheetTable
 from dicecam.scoring.variants import Choice, SheetVariant, Variant, get_variant
 
-__all__ = ["Game", "MAX_NAME_LENGTH", "MAX_PLAYERS"]
+__all__ = ["MAX_NAME_LENGTH", "MAX_PLAYERS", "Game"]
 
 _FILE_KEYS = {"variant", "players", "options", "events"}
 
@@ -85,7 +85,7 @@ class Game:
         try:
             game = cls.new(data["variant"], data["players"], data.get("options"))
         except ScoringError as e:
-            raise GameFileError(str(e), code=e.code, **e.params) from None
+            raise GameFileError.refusing(e) from None
         events = data.get("events", [])
         if not isinstance(events, list):
             raise GameFileError("The game file's events must be a list")
@@ -93,8 +93,7 @@ class Game:
             try:
                 game = game.play(event)
             except RuleError as e:
-                raise GameFileError(f"Event {n}: {e}", event_number=n, code=e.code,
-                                    **e.params) from None
+                raise GameFileError.refusing(e, f"Event {n}: {e}", event_number=n) from None
         return game
 
     def to_dict(self) -> dict:

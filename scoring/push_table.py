@@ -94,7 +94,7 @@ class PushTable:
     def winner(self) -> str | list[str] | None:
         if not self.finished:
             return None
-        if not self.finish_round:
+        if not self.finish_round and self.reached_by is not None:
             return self.players[self.reached_by]
         return winner_of(self.totals)
 
@@ -162,8 +162,8 @@ class PushTable:
     def _end_turn(self, banked: int) -> PushTable:
         i = self.current
         # Both are one number per seat (at most 12): the history itself is never copied.
-        scores = self.scores[:i] + (self.scores[i] + banked,) + self.scores[i + 1:]
-        counts = self.turn_counts[:i] + (self.turn_counts[i] + 1,) + self.turn_counts[i + 1:]
+        scores = (*self.scores[:i], self.scores[i] + banked, *self.scores[i + 1:])
+        counts = (*self.turn_counts[:i], self.turn_counts[i] + 1, *self.turn_counts[i + 1:])
         reached = self.reached_by
         if reached is None and scores[i] >= self.target:
             reached = i

@@ -7,7 +7,7 @@ Each table returns one recap per event it plays; `Game.recap(n)` gives it back a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from dicecam.scoring.boxes import Box
 
@@ -92,4 +92,4 @@ class BankRecap:
                 "score": self.score, "reached_target": self.reached_target}
 
 
-Recap = Union[FillRecap, KeepRecap, BustRecap, BankRecap]
+Recap = FillRecap | KeepRecap | BustRecap | BankRecap

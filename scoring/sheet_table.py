@@ -57,7 +57,7 @@ class SheetTable:
         """The legal boxes for the current player's `dice`, best first."""
         check_not_over(self)
         dice = check_dice(dice, count=self.variant.dice_count)
-        return self.variant.choices(self.sheet_of(self.current_player), dice)
+        return self.variant.choices(self.sheets[self.moves % len(self.players)], dice)
 
     def options(self, dice: Sequence[int]) -> list[dict]:
         return [c.to_dict() for c in self.choices(dice)]
@@ -77,7 +77,7 @@ class SheetTable:
             )
         after = self.variant.fill(sheet, dice, fill.box, column)
         i = self.players.index(fill.player)
-        sheets = self.sheets[:i] + (after,) + self.sheets[i + 1:]
+        sheets = (*self.sheets[:i], after, *self.sheets[i + 1:])
         parsed = Fill(fill.player, dice, fill.box, fill.column)
         recap = FillRecap(
             player=fill.player, box=fill.box, column=fill.column,

@@ -16,7 +16,13 @@ from typing import Any, ClassVar
 from dicecam.scoring import labels, phrases
 from dicecam.scoring.boxes import BOXES, Box, is_five_kind, joker_score, score_all, score_box, upper_box
 from dicecam.scoring.display import (
-    BoxInfo, ColumnInfo, Combination, Display, ExtraBonusInfo, PushInfo, UpperBonusInfo,
+    BoxInfo,
+    ColumnInfo,
+    Combination,
+    Display,
+    ExtraBonusInfo,
+    PushInfo,
+    UpperBonusInfo,
 )
 from dicecam.scoring.errors import RuleError, UnknownVariant
 from dicecam.scoring.players import MAX_PLAYERS, check_players

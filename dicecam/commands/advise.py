@@ -52,21 +52,28 @@ def _describe(action, variant, lang: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dicecam.commands._progress import advisor_label, for_command
     from dicecam.scoring import ScoringError
+    from dicecam.scoring.advisor.progress import listening
 
     try:
         dice = [int(v) for v in args.dice]
     except ValueError:
         print("dicecam advise: Dice must be numbers 1 to 6", file=sys.stderr)
         return 2
+    progress = for_command(args.json)
     try:
         game = _load(args.game)
         from dicecam.scoring.advisor.advice import advise
 
-        advice = advise(game, dice, args.throw)
+        # The first advice for a game builds its tables (Würfelspiel's take minutes).
+        with listening(lambda what, done, total: progress.update(advisor_label(what), done, total)):
+            advice = advise(game, dice, args.throw)
     except ScoringError as e:
+        progress.clear()
         print(f"dicecam advise: {e}", file=sys.stderr)
         return 2
+    progress.clear()
     if args.json:
         print(json.dumps(advice.to_dict()))
         return 0

@@ -36,7 +36,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--misses", metavar="DIR", type=Path,
                         help="write each photo not read exactly, with its mistakes drawn on, into DIR")
     parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
-    parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the ONNX models (default: the shipped ones)")
+    parser.add_argument("--models", metavar="DIR", type=Path,
+                        help="folder with the ONNX models (default: $DICECAM_MODELS, else the shipped ones)")
     parser.add_argument("--corrections", metavar="FILE", type=Path,
                         help="score against labels corrected where the photo shows otherwise (JSON Lines, "
                              "e.g. benchmarks/label_faults.jsonl; see vision.corrections)")
@@ -70,12 +71,18 @@ def run(args: argparse.Namespace) -> int:
     if reader is None:
         return 1
 
+    from dicecam.commands._progress import for_command
+
+    progress = for_command(args.json)
     scores, unreadable, misses, seconds = [], 0, [], 0.0
     unsure = [0, 0]  # mistakes, right dice marked unsure
-    for photo in photos:
+    for i, photo in enumerate(photos):
+        progress.update(f"reading {photo.image}", i, len(photos))
+        image: np.ndarray | None
         try:
             image = load_image(photo.path)
         except ImageError as exc:
+            progress.clear()
             print(f"dicecam: {photo.image}: {exc}", file=sys.stderr)
             unreadable += 1
             image, predicted = None, Dice.empty()
@@ -92,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
                 pairs = match_boxes(photo.dice.boxes, predicted.boxes)
                 _write_miss(args.misses, photo, image, predicted, pairs, reader.low_confidence)
 
+    progress.clear()
     result = total(scores)
     read_ms = 1000 * seconds / max(1, len(photos) - unreadable)
     if args.json:
@@ -113,9 +121,11 @@ def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray) -
 
     if not photo.crop:
         return reader.read(image)
+    import numpy as np
+
     die = reader.read_crop(image)
     h, w = image.shape[:2]
-    return Dice([[0, 0, w, h]], [die.value], [die.confidence])
+    return Dice(np.array([[0, 0, w, h]], np.float32), np.array([die.value]), np.array([die.confidence], np.float32))
 
 
 def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unreadable: int,

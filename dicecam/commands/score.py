@@ -31,23 +31,26 @@ def _parse_dice(values: list[str]) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.scoring import ScoringError, get_variant
+    from dicecam.scoring import ScoringError, SheetVariant, get_variant
     from dicecam.scoring.dice import check_dice
 
     try:
         variant = get_variant(args.variant)
         dice = check_dice(_parse_dice(args.dice),
-                          count=variant.dice_count if variant.family == "sheet" else None)
+                          count=variant.dice_count if isinstance(variant, SheetVariant) else None)
     except ScoringError as e:
         print(f"dicecam score: {e}", file=sys.stderr)
         return 2
-    if variant.family == "sheet":
+    note = variant.alias_note(args.variant, args.lang)
+    if isinstance(variant, SheetVariant):
         scores = variant.plain_scores(dice)
         if args.json:
             print(json.dumps({box.value: pts for box, pts in scores.items()}))
         else:
             width = max(len(variant.label(b, args.lang)) for b in scores)
             print(f"{variant.name(args.lang)}: {' '.join(map(str, dice))}")
+            if note:
+                print(f"  ({note})")
             for box, pts in scores.items():
                 print(f"  {variant.label(box, args.lang):<{width}}  {pts:>3}")
         return 0
@@ -65,6 +68,9 @@ def _print_push(variant, dice, args) -> int:
         return 0
     de = args.lang == "de"
     print(f"{variant.name(args.lang)}: {' '.join(map(str, dice))}")
+    note = variant.alias_note(args.variant, args.lang)
+    if note:
+        print(f"  ({note})")
     if not options:
         print("  Nichts wertet: die Runde ist verloren." if de else
               "  Nothing scores: bust, the turn is lost.")

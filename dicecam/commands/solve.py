@@ -60,14 +60,20 @@ def _solve(variant, args) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dicecam.commands._progress import advisor_label, for_command
     from dicecam.scoring import ScoringError, get_variant
+    from dicecam.scoring.advisor.progress import listening
 
+    progress = for_command(args.json)
     try:
         variant = get_variant(args.variant)
-        result = _solve(variant, args)
+        with listening(lambda what, done, total: progress.update(advisor_label(what), done, total)):
+            result = _solve(variant, args)
     except (ScoringError, ValueError) as e:
+        progress.clear()
         print(f"dicecam solve: {e}", file=sys.stderr)
         return 2
+    progress.clear()
     if args.json:
         print(json.dumps(result))
         return 0

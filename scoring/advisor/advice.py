@@ -18,6 +18,7 @@ from dicecam.scoring.advisor.simulate import ColumnSumPolicy, SheetState
 from dicecam.scoring.advisor.solver import turn_values
 from dicecam.scoring.advisor.tables import BOX_IDS, ExtraBonus, column_rules
 from dicecam.scoring.advisor.wuerfelspiel import wuerfelspiel_policy
+from dicecam.scoring.events import Fill
 
 
 class AdviceError(ScoringError):
@@ -176,6 +177,7 @@ def _advise_sheet(game: Game, dice, throw: int) -> Advice:
     column_rules(variant.id)  # every sheet variant has rules; fail early if not
     policy = _policy(variant.id)
     player = game.current_player
+    assert player is not None  # advise() refuses a finished game
     sheet = game.sheet_of(player)
     if throw == 3:
         stage, actions = "box", _box_actions(variant, policy, sheet, dice)
@@ -188,6 +190,7 @@ def _advise_sheet(game: Game, dice, throw: int) -> Advice:
 
 def _advise_push(game: Game, dice) -> Advice:
     ts = game.turn_state
+    assert ts is not None and game.current_player is not None  # a running Würfelpoker game
     dice = _check_dice(dice, ts.dice_left)
     table = poker_table()
     scored = []
@@ -243,6 +246,7 @@ def review(game: Game, *, worst: int = 3) -> dict[str, list[TurnReview]]:
     replay = Game.new(game.variant, game.players, dict(game.settings))
     turns: dict[str, list[TurnReview]] = {p: [] for p in game.players}
     for event in game.events:
+        assert isinstance(event, Fill)  # the sheet family logs fills only
         sheet = replay.sheet_of(event.player)
         actions = _box_actions(game.variant, policy, sheet, event.dice)
         col = event.column if game.variant.columns > 1 else None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dicecam.scoring.advisor.progress import report
 from dicecam.scoring.advisor.solver import N_MASKS, ColumnTable, solve_column, solve_passes
 from dicecam.scoring.advisor.tables import ColumnRules, column_rules
 
@@ -66,7 +67,7 @@ def load_or_build(rules: ColumnRules, *, use_cache: bool = True) -> tuple[Column
         values = _load(path, (N_MASKS, 2, rules.threshold + 1), np.float64)
         if values is not None:
             return ColumnTable(rules, values), True
-    table = solve_column(rules)
+    table = solve_column(rules, progress=lambda done, total: report(f"table:{rules.name}", done, total))
     _save(path, table.values)
     return table, False
 
@@ -81,7 +82,8 @@ def load_or_build_passes(rules: ColumnRules, passes: int, *,
         values = _load(path, shape, np.float32)
         if values is not None:
             return values
-    values = solve_passes(rules, passes, first=load_or_build(rules)[0])
+    values = solve_passes(rules, passes, first=load_or_build(rules)[0],
+                          progress=lambda done, total: report(f"passes:{rules.name}", done, total))
     _save(path, values)
     values.setflags(write=False)
     return values

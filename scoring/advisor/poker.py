@@ -66,7 +66,11 @@ def solve_turn(options=keep_options, *, cap_points: int = CAP_POINTS) -> PokerTa
     (`.keep`, `.points`), so other point rules can be solved too."""
     cap = cap_points // STEP
     # One row per (throw, set-aside) pair of every dice count; busts have none.
-    throw_n, throw_p, pair_throw, pair_step, pair_next = [], [], [], [], []
+    throw_n: list[int] = []
+    throw_p: list[float] = []
+    pair_throw: list[int] = []
+    pair_step: list[int] = []
+    pair_next: list[int] = []
     for n in range(1, SIX + 1):
         for faces, p in _throws(n):
             choices = options(faces)
@@ -80,17 +84,17 @@ def solve_turn(options=keep_options, *, cap_points: int = CAP_POINTS) -> PokerTa
                 pair_throw.append(tid)
                 pair_step.append(opt.points // STEP)
                 pair_next.append(left or SIX)  # hot dice
-    pair_throw, pair_step, pair_next = map(np.array, (pair_throw, pair_step, pair_next))
-    throw_n, throw_p = np.array(throw_n), np.array(throw_p)
-    starts = np.flatnonzero(np.r_[True, pair_throw[1:] != pair_throw[:-1]])
-    width = cap + int(pair_step.max()) + 1
+    p_throw, p_step, p_next = np.array(pair_throw), np.array(pair_step), np.array(pair_next)
+    t_n, t_p = np.array(throw_n), np.array(throw_p)
+    starts = np.flatnonzero(np.r_[True, p_throw[1:] != p_throw[:-1]])
+    width = cap + int(p_step.max()) + 1
     totals = np.arange(width) * float(STEP)
     best = np.tile(totals, (SIX + 1, 1))  # at and past the cap: bank
     throw_on = np.full((SIX + 1, cap), np.nan)
     for i in range(cap - 1, -1, -1):
-        reach = best[pair_next, i + pair_step]
-        per_throw = np.maximum.reduceat(reach, starts) * throw_p
-        cont = np.bincount(throw_n, weights=per_throw, minlength=SIX + 1)
+        reach = best[p_next, i + p_step]
+        per_throw = np.maximum.reduceat(reach, starts) * t_p
+        cont = np.bincount(t_n, weights=per_throw, minlength=SIX + 1)
         throw_on[1:, i] = cont[1:]
         best[1:, i] = np.maximum(totals[i], cont[1:])
     return PokerTable(best[:, :cap], throw_on)

@@ -11,10 +11,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicecam.scoring.advisor.dice_space import (
-    DICE, FACES, KEEP_COUNTS, KEEP_SIZE, N_THROWS, SUBKEEPS, THROW_ROWS,
+    DICE,
+    FACES,
+    KEEP_COUNTS,
+    KEEP_SIZE,
+    N_THROWS,
+    SUBKEEPS,
+    THROW_ROWS,
 )
 from dicecam.scoring.advisor.solver import (
-    ALL_FILLED, N_BOXES, ColumnTable, box_outcomes, box_values, end_of_turn_values, turn_values,
+    ALL_FILLED,
+    N_BOXES,
+    ColumnTable,
+    box_outcomes,
+    box_values,
+    end_of_turn_values,
+    turn_values,
 )
 from dicecam.scoring.advisor.tables import UPPER_BONUS
 

@@ -15,17 +15,33 @@ again and the best keep of each throw, as in `dice_space`.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from dicecam.scoring.advisor.dice_space import (
-    EMPTY_ROW, N_KEEPS, N_THROWS, THROW_COUNTS, THROW_ROWS, best_subkeep, expect_down,
+    EMPTY_ROW,
+    N_KEEPS,
+    N_THROWS,
+    THROW_COUNTS,
+    THROW_ROWS,
+    best_subkeep,
+    expect_down,
 )
 from dicecam.scoring.advisor.tables import (
-    EXTRA_BONUS_POINTS, FIVE_KIND, FIVE_KIND_THROWS, N_BOXES, SCORES, UPPER_BONUS,
-    UPPER_MASK, ColumnRules, ExtraBonus, Joker, joker_scores,
+    EXTRA_BONUS_POINTS,
+    FIVE_KIND,
+    FIVE_KIND_THROWS,
+    N_BOXES,
+    SCORES,
+    UPPER_BONUS,
+    UPPER_MASK,
+    ColumnRules,
+    ExtraBonus,
+    Joker,
+    joker_scores,
 )
 
 N_MASKS = 1 << N_BOXES
@@ -234,8 +250,7 @@ class TurnValues:
     start: np.ndarray
 
 
-def turn_values(end: np.ndarray, *, full: bool = True) -> TurnValues:
-    """The in-turn values for n states from their end-of-turn values (252, n)."""
+def _turn(end: np.ndarray, *, full: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = end.shape[1]
     keeps = np.empty((N_KEEPS, n), dtype=end.dtype)
     keeps[THROW_ROWS] = end
@@ -246,20 +261,30 @@ def turn_values(end: np.ndarray, *, full: bool = True) -> TurnValues:
     e1 = e2.copy() if full else e3  # reuse the buffer when only the start value is wanted
     e1[THROW_ROWS] = best_subkeep(e2)
     expect_down(e1)
-    start = e1[EMPTY_ROW].copy()
-    if full:
-        return TurnValues(end, e3, e2, start)
-    return TurnValues(end, None, None, start)
+    return e3, e2, e1[EMPTY_ROW].copy()
+
+
+def turn_values(end: np.ndarray) -> TurnValues:
+    """The in-turn values for n states from their end-of-turn values (252, n)."""
+    e3, e2, start = _turn(end, full=True)
+    return TurnValues(end, e3, e2, start)
+
+
+def turn_start(end: np.ndarray) -> np.ndarray:
+    """(n,) only the value at the start of the turn (`turn_values(end).start`), cheaper."""
+    return _turn(end, full=False)[2]
 
 
 def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None = None,
-                 passed: np.ndarray | None = None) -> ColumnTable:
+                 passed: np.ndarray | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> ColumnTable:
     """Fill the whole table for `rules`, layer by layer from the last turn back.
 
     The states of a layer are independent, so their chunks run on `workers`
     threads (numpy releases the GIL); default: one per CPU. `passed`, if given,
     is the table of the same column with one pass fewer: a turn may then end
-    without filling a box (see `solve_passes`).
+    without filling a box (see `solve_passes`). `progress(done, 13)` is called after
+    each layer.
     """
     t = rules.threshold
     values = np.full((N_MASKS, 2, t + 1), np.nan)
@@ -275,7 +300,7 @@ def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None
             new_base = np.maximum(base, passed[m, f, u])
             rel = np.maximum(rel - (new_base - base).astype(np.float32), 0)
             base = new_base
-        values[m, f, u] = turn_values(rel, full=False).start + base
+        values[m, f, u] = turn_start(rel) + base
 
     with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
         for k in range(N_BOXES - 1, -1, -1):
@@ -288,22 +313,28 @@ def solve_column(rules: ColumnRules, *, chunk: int = _CHUNK, workers: int | None
             values[upper_full] = values[upper_full][:, :, :1]
             no_flag = layer if not rules.has_flag else layer[(layer >> FIVE_KIND) & 1 == 0]
             values[no_flag, 1] = values[no_flag, 0]
+            if progress is not None:
+                progress(N_BOXES - k, N_BOXES)
     values.setflags(write=False)
     return ColumnTable(rules, values)
 
 
-def solve_passes(rules: ColumnRules, passes: int, *, first: ColumnTable | None = None) -> np.ndarray:
+def solve_passes(rules: ColumnRules, passes: int, *, first: ColumnTable | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """(passes+1, masks, upper) float32: the column's value when up to p turns may
     pass without filling a box, for p = 0..passes (rules without an extra bonus).
 
     A column of a multi-column sheet gets its boxes from more turns than it has
     boxes; this measures what waiting for better throws is worth to it.
+    `progress(done, passes * 13)` is called after each layer of each pass table.
     """
     if rules.has_flag:
         raise ValueError("pass tables are only for rules without an extra bonus")
     table = first or solve_column(rules)
     out = [table.values[:, 0]]
-    for _ in range(passes):
-        table = solve_column(rules, passed=table.values)
+    for p in range(passes):
+        layer = None if progress is None else (
+            lambda done, total, p=p: progress(p * total + done, passes * total))
+        table = solve_column(rules, passed=table.values, progress=layer)
         out.append(table.values[:, 0])
     return np.stack(out).astype(np.float32)

@@ -13,7 +13,7 @@ from dicecam.scoring.errors import UnknownVariant
 from dicecam.scoring.rules import ExtraBonus, Joker
 from dicecam.scoring.variants import SheetVariant, get_variant
 
-__all__ = ["BOX_IDS", "ColumnRules", "ExtraBonus", "Joker", "SCORES", "column_rules", "joker_scores"]
+__all__ = ["BOX_IDS", "SCORES", "ColumnRules", "ExtraBonus", "Joker", "column_rules", "joker_scores"]
 
 #: Box ids in the solver's bit order (bit i of a mask is box i); RULES.md order.
 BOX_IDS = (

@@ -22,7 +22,7 @@ import numpy as np
 
 from dicecam.scoring.advisor.cache import column_table, load_or_build_passes
 from dicecam.scoring.advisor.simulate import ColumnSumPolicy, SheetState, fill, simulate
-from dicecam.scoring.advisor.solver import N_MASKS, ColumnTable, turn_values
+from dicecam.scoring.advisor.solver import N_MASKS, ColumnTable, turn_start
 from dicecam.scoring.advisor.tables import N_BOXES, column_rules
 
 WEIGHTS = (1, 2, 3)
@@ -73,11 +73,12 @@ class LookaheadPolicy(PassBlendPolicy):
         games = np.arange(n)
         gain = flat[top, games]
         # All candidates of all games in one batch: candidate-major copies of the state.
-        copies = SheetState(*(np.tile(a, (1, k)) for a in
-                              (s.masks, s.flags, s.uppers, s.upper_sums)), np.tile(s.totals, k))
+        copies = SheetState(np.tile(s.masks, (1, k)), np.tile(s.flags, (1, k)),
+                            np.tile(s.uppers, (1, k)), np.tile(s.upper_sums, (1, k)),
+                            np.tile(s.totals, k))
         choice = top.reshape(-1)
         after = fill(self, copies, np.tile(throws, k), choice // boxes, choice % boxes)
-        ahead = turn_values(self.end_values(after), full=False).start.reshape(k, n)
+        ahead = turn_start(self.end_values(after)).reshape(k, n)
         ok = np.isfinite(gain) & np.isfinite(ahead)  # none ahead after the last turn
         out = flat.copy()
         out[top[ok], np.broadcast_to(games, (k, n))[ok]] = gain[ok] + ahead[ok]

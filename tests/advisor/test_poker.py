@@ -1,6 +1,6 @@
 """Würfelpoker's turn policy: the published expected turn score, and brute force."""
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
@@ -34,7 +34,7 @@ def _brute(cap_points: int):
     throws = {n: [(f, factorial(n) / prod(factorial(f.count(x)) for x in set(f)) / 6**n)
                   for f in combinations_with_replacement(range(1, 7), n)] for n in range(1, 7)}
 
-    @lru_cache(maxsize=None)
+    @cache
     def throw_on(total: int, n: int) -> float:
         value = 0.0
         for faces, p in throws[n]:

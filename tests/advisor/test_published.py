@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from dicecam.scoring import Game
+from dicecam.scoring.advisor import simulate as sim
 from dicecam.scoring.advisor.dice_space import THROW_FACES
 from dicecam.scoring.advisor.simulate import ColumnSumPolicy, simulate
 from dicecam.scoring.advisor.tables import BOX_IDS
-from dicecam.scoring.advisor import simulate as sim
 from dicecam.scoring.advisor.wuerfelspiel import wuerfelspiel_policy
 
 
@@ -47,8 +47,8 @@ def test_simulated_games_score_as_scoring_says(table, variant, columns):
     for _ in range(13 * columns):
         throws, col, box = sim.play_turn(policy, state, rng)
         for g in range(n):
-            event = {"player": "A", "dice": [int(d) for d in THROW_FACES[throws[g]]],
-                     "box": BOX_IDS[box[g]]}
+            event: dict[str, object] = {"player": "A", "dice": [int(d) for d in THROW_FACES[throws[g]]],
+                                        "box": BOX_IDS[box[g]]}
             if columns == 3:
                 event["column"] = int(col[g]) + 1
             games[g] = games[g].play(event)

@@ -3,13 +3,12 @@
 import numpy as np
 import pytest
 
-from dicecam.scoring import BOXES, Sheet, get_variant, score_box
-from dicecam.scoring.advisor.dice_space import THROW_FACES
-from dicecam.scoring.advisor.solver import box_outcomes
-from dicecam.scoring.advisor.tables import BOX_IDS, SCORES, column_rules
+from dicecam.scoring import BOXES, Sheet, SheetVariant, get_variant, score_box
 from dicecam.scoring.advisor.advice import sheet_state
+from dicecam.scoring.advisor.dice_space import THROW_FACES
 from dicecam.scoring.advisor.simulate import ColumnSumPolicy
-from dicecam.scoring.advisor.solver import ColumnTable
+from dicecam.scoring.advisor.solver import ColumnTable, box_outcomes
+from dicecam.scoring.advisor.tables import BOX_IDS, SCORES, column_rules
 
 SINGLE = ("spiffel", "wuerfelware", "yahtzee", "wuerfelspiel")
 
@@ -26,7 +25,7 @@ def test_score_table_equals_score_box_for_every_throw(box):
 
 def _random_sheet(variant, rng) -> Sheet:
     """A single-column sheet with random boxes filled by random legal-looking points."""
-    cells = [None] * 13
+    cells: list[int | None] = [None] * 13
     for i in rng.choice(13, rng.integers(0, 13), replace=False):
         if i == 11:
             cells[i] = int(rng.choice([0, 50]))
@@ -40,6 +39,7 @@ def _random_sheet(variant, rng) -> Sheet:
 def test_box_outcomes_equal_scoring_choices(name):
     """Legal boxes, points and extra bonus for random sheets and every throw."""
     variant = get_variant(name)
+    assert isinstance(variant, SheetVariant)
     rules = column_rules(name)
     dummy = ColumnTable(rules, np.zeros((8192, 2, rules.threshold + 1)))
     policy = ColumnSumPolicy((dummy,), (1,))

@@ -3,7 +3,7 @@ throw of five dice enumerated, every keep tried, the boxes filled by scoring's r
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 
 import pytest
@@ -19,7 +19,7 @@ SUBKEEPS = {t: {tuple(sorted(c)) for k in range(6) for c in combinations(t, k)} 
 def brute_value(variant, sheet: Sheet) -> float:
     """Expected final total of `sheet` under optimal play, by plain enumeration."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def start(cells, extra, count) -> float:
         s = Sheet(variant, cells, extra, count)
         if s.is_full:
@@ -50,7 +50,7 @@ BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "fou
 
 def _sheet(variant, open_boxes, *, upper=None, five_kind=50, extra=0):
     """A sheet with only `open_boxes` open; `upper` sets the filled upper boxes' points."""
-    cells = {b: 0 for b in BOXES}
+    cells: dict[str, int | None] = {b: 0 for b in BOXES}
     cells.update(five_kind=five_kind, **(upper or {}))
     for b in open_boxes:
         cells[b] = None

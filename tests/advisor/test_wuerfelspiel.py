@@ -9,6 +9,9 @@ from dicecam.scoring.advisor.solver import ALL_FILLED
 from dicecam.scoring.advisor.tables import FIVE_KIND, column_rules
 from dicecam.scoring.advisor.wuerfelspiel import MAX_PASSES, wuerfelspiel_policy
 
+# Every test here needs Würfelspiel's 26 pass tables: about two minutes to build on two cores.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="session")
 def passes():

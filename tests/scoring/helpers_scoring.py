@@ -16,7 +16,7 @@ def upper_dice(face: int, count: int) -> list[int]:
 
 def fill(game: Game, dice: list[int], box: str, column: int | None = None) -> Game:
     """The current player writes `dice` into `box`."""
-    event = {"player": game.current_player, "dice": dice, "box": box}
+    event: dict[str, object] = {"player": game.current_player, "dice": dice, "box": box}
     if column is not None:
         event["column"] = column
     return game.play(event)
@@ -25,8 +25,9 @@ def fill(game: Game, dice: list[int], box: str, column: int | None = None) -> Ga
 def fill_for(game: Game, player: str, fills: list[tuple[list[int], str]]) -> Game:
     """`player` makes `fills` in order; everyone else scratches their next open box."""
     for dice, box in fills:
-        while game.current_player != player:
-            other = game.sheet_of(game.current_player)
+        while (current := game.current_player) != player:
+            assert current is not None, "the game ended before all fills were made"
+            other = game.sheet_of(current)
             game = fill(game, [1, 2, 3, 4, 6], other.open_boxes()[-1])
         game = fill(game, dice, box)
     return game

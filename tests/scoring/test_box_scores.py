@@ -2,7 +2,7 @@
 
 import pytest
 
-from dicecam.scoring import BOXES, Box, get_variant, score_all, score_box
+from dicecam.scoring import BOXES, Box, SheetVariant, get_variant, score_all, score_box
 
 CASES = [
     # upper boxes: face x number of dice showing it
@@ -71,7 +71,9 @@ def test_whole_sheet_of_one_throw():
 @pytest.mark.parametrize("variant", ["spiffel", "wuerfelware", "wuerfelspiel", "yahtzee"])
 def test_plain_scores_are_the_same_in_every_sheet_variant(variant):
     # The variants differ in bonuses, jokers and labels, not in what a box is worth.
-    assert get_variant(variant).plain_scores([2, 3, 4, 5, 5]) == {
+    sheet_variant = get_variant(variant)
+    assert isinstance(sheet_variant, SheetVariant)
+    assert sheet_variant.plain_scores([2, 3, 4, 5, 5]) == {
         Box.ONES: 0, Box.TWOS: 2, Box.THREES: 3, Box.FOURS: 4, Box.FIVES: 10, Box.SIXES: 0,
         Box.THREE_KIND: 0, Box.FOUR_KIND: 0, Box.FULL_HOUSE: 0, Box.SMALL_STRAIGHT: 30,
         Box.LARGE_STRAIGHT: 0, Box.FIVE_KIND: 0, Box.CHANCE: 19,

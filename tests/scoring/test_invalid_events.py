@@ -9,7 +9,7 @@ from dicecam.scoring import Game, GameFileError, RuleError
 A, B = "Anna", "Ben"
 FH = {"player": A, "dice": [3, 3, 3, 5, 5], "box": "full_house"}
 
-SHEET_CASES = [
+SHEET_CASES: list[tuple[str, list, object, str]] = [
     # (variant, events before, refused event, words the message must contain)
     ("spiffel", [], {**FH, "player": B}, "It is Anna's turn, not Ben's"),
     ("spiffel", [], {**FH, "player": "Carl"}, "No player named 'Carl'"),
@@ -42,7 +42,7 @@ SHEET_CASES = [
      {"player": A, "dice": [6, 6, 6, 6, 6], "box": "chance"}, "must go into Sixes"),
 ]
 
-PUSH_CASES = [
+PUSH_CASES: list[tuple[str, list, object, str]] = [
     ("wuerfelpoker", [], {"player": B, "throw": [1, 2, 3, 4, 5, 6], "keep": [1]},
      "It is Anna's turn, not Ben's"),
     ("wuerfelpoker", [{"player": A, "throw": [1, 2, 2, 3, 4, 6], "keep": [1]}],

@@ -11,7 +11,7 @@ PREFIX = "dicecam.scoring."
 
 def _imports(path: Path) -> set[str]:
     """Every module this file imports, at any level (also under TYPE_CHECKING or in a function)."""
-    out = set()
+    out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)

@@ -24,7 +24,7 @@ def _sheet(n: int) -> dict:
     """A Würfelspiel file of `n` chance-less fills (up to 39 per player)."""
     game = Game.new("wuerfelspiel", PLAYERS)
     for _ in range(n):
-        sheet = game.sheet_of(game.current_player)
+        sheet = game.sheet_of(str(game.current_player))
         box, column = sheet.open_cells()[0]
         game = game.enter([1, 2, 3, 4, 6], {"box": box.value, "column": column})
     return game.to_dict()
@@ -33,11 +33,13 @@ def _sheet(n: int) -> dict:
 def _kept_by_one_more_event(data: dict) -> int:
     """Bytes still held after playing one more event on the replayed `data`."""
     game = Game.from_dict(data)
-    event = {"player": game.current_player, "throw": [2, 3, 4, 6, 2, 3]} \
-        if game.variant.id == "wuerfelpoker" else \
-        {"player": game.current_player, "dice": [1, 2, 3, 4, 6],
-         "box": game.sheet_of(game.current_player).open_cells()[0][0].value,
-         "column": game.sheet_of(game.current_player).open_cells()[0][1]}
+    player = str(game.current_player)
+    event: dict[str, object]
+    if game.variant.id == "wuerfelpoker":
+        event = {"player": player, "throw": [2, 3, 4, 6, 2, 3]}
+    else:
+        box, column = game.sheet_of(player).open_cells()[0]
+        event = {"player": player, "dice": [1, 2, 3, 4, 6], "box": box.value, "column": column}
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]

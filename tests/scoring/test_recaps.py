@@ -2,7 +2,7 @@
 
 import pytest
 
-from dicecam.scoring import Game, RuleError
+from dicecam.scoring import FillRecap, Game, KeepRecap, RuleError
 
 
 def _fill(game, dice, box, column=None):
@@ -22,7 +22,8 @@ def test_weighted_fill_in_wuerfelspiel():
 def test_single_column_fill_has_weight_one_and_no_column_mark():
     game = _fill(Game.new("spiffel", ["Anna"]), [2, 2, 3, 4, 5], "small_straight")
     assert game.describe()["text"] == "Anna: Kleine Straße · 30"
-    assert game.recap().column is None and game.recap().weight == 1
+    recap = game.recap()
+    assert isinstance(recap, FillRecap) and recap.column is None and recap.weight == 1
 
 
 def test_scratch_is_written_as_the_variant_writes_it():
@@ -39,10 +40,12 @@ def test_upper_bonus_and_extra_bonus_are_named():
     game = _fill(game, [5, 5, 5, 5, 1], "fives")
     game = _fill(game, [4, 4, 4, 1, 1], "fours")   # 24 + 20 + 12 = 56
     game = _fill(game, [3, 3, 3, 1, 1], "threes")  # 65: the bonus
-    assert game.recap().upper_bonus == 35 and game.recap().gain == 9 + 35
+    recap = game.recap()
+    assert isinstance(recap, FillRecap) and recap.upper_bonus == 35 and recap.gain == 9 + 35
     assert game.describe(lang="en")["text"] == "Anna: Threes · 9 · bonus +35"
     game = _fill(game, [2, 2, 2, 2, 2], "full_house")  # the second Spiffel: joker, +100
     recap = game.recap()
+    assert isinstance(recap, FillRecap)
     assert (recap.points, recap.joker, recap.extra_bonus, recap.gain) == (25, True, 100, 125)
     assert game.describe()["text"] == "Anna: Full House · 25 · Joker · Spiffel-Bonus +100"
 
@@ -59,7 +62,8 @@ def test_push_recaps():
     game = game.enter([5, 5, 1, 3, 4, 4], {"keep": [5, 5, 1]})
     game = game.enter([1, 4, 6], {"keep": [1]})
     game = game.enter([5, 1], {"keep": [5, 1]})
-    assert game.recap().hot_dice and game.recap().dice_left == 6
+    recap = game.recap()
+    assert isinstance(recap, KeepRecap) and recap.hot_dice and recap.dice_left == 6
     assert game.describe(lang="en")["text"].endswith("hot dice: all six again")
     game = game.enter([], {"bank": True})
     assert game.recap().to_dict() == {"kind": "bank", "player": "Anna", "points": 450,
@@ -71,7 +75,7 @@ def test_every_event_keeps_its_recap():
     game = Game.new("spiffel", ["Anna", "Ben"])
     for dice, box in [([1, 1, 1, 2, 3], "ones"), ([2, 2, 2, 2, 3], "twos"), ([6, 6, 6, 6, 6], "five_kind")]:
         game = _fill(game, dice, box)
-    assert [r.points for r in game.recaps] == [3, 8, 50]
+    assert [r.points for r in game.recaps if isinstance(r, FillRecap)] == [3, 8, 50]
     assert game.recap(0).player == "Anna" and game.recap(1).player == "Ben"
     assert game.undo().recaps == game.recaps[:-1]
     assert Game.from_dict(game.to_dict()).recaps == game.recaps

@@ -112,6 +112,7 @@ def push_game(draw):
             break
         player = game.current_player
         ts = game.turn_state
+        assert ts is not None
         if ts.turn_total and draw(st.booleans()):
             game = game.play({"player": player, "bank": True})
             continue

@@ -254,8 +254,9 @@ def test_players_take_turns_in_seating_order():
     game = Game.new("spiffel", ["Anna", "Ben", "Cleo"])
     seen = []
     for _ in range(7):
-        seen.append((game.current_player, game.turn))
-        game = fill(game, [1, 2, 3, 4, 6], game.sheet_of(game.current_player).open_boxes()[0])
+        player = str(game.current_player)
+        seen.append((player, game.turn))
+        game = fill(game, [1, 2, 3, 4, 6], game.sheet_of(player).open_boxes()[0])
     assert seen == [("Anna", 1), ("Ben", 1), ("Cleo", 1), ("Anna", 2), ("Ben", 2),
                     ("Cleo", 2), ("Anna", 3)]
 

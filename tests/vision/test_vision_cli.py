@@ -34,7 +34,8 @@ def _reading_dice(reader, photo):
     if photo.crop:
         die = reader.read_crop(image)
         h, w = image.shape[:2]
-        return Dice([[0, 0, w, h]], [die.value], [die.confidence])
+        return Dice(np.array([[0, 0, w, h]], np.float32), np.array([die.value]),
+                    np.array([die.confidence], np.float32))
     return reader.read(image)
 
 
@@ -178,7 +179,7 @@ def test_recognize_annotate_writes_one_photo_per_input(capsys, reader, tmp_path)
     written = sorted(p.name for p in out.iterdir())
     assert len(written) == 3 and len(set(written)) == 3
     drawn, photo = cv2.imread(str(out / "wurf.annotated.jpg")), cv2.imread(names[0])
-    assert drawn.shape == photo.shape
+    assert drawn is not None and photo is not None and drawn.shape == photo.shape
     # The boxes of confidently read dice are green; the wood table has none of that colour.
     def green(image):
         return int(np.count_nonzero(np.all(np.abs(image.astype(int) - CONFIDENT) <= 40, axis=-1)))
