@@ -21,6 +21,7 @@ COMMANDS = (
     "recognize",
     "eval",
     "serve",
+    "prune",
     "solve",
     "advise",
 )

@@ -19,8 +19,9 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-from dicecam.webapp.datadir import default_data_dir
 from flask import Flask, request
+
+from dicecam.webapp.datadir import default_data_dir
 
 MAX_UPLOAD_MB = 20
 
@@ -82,6 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         Path(app.config["PHOTO_DIR"]).mkdir(parents=True, exist_ok=True)
         sqlite_store.upgrade(app.config["DATABASE"])
+        app.extensions["dicecam.sqlite_keeper"] = sqlite_store.keeper(app.config["DATABASE"])
 
     app.extensions["dicecam.games"] = GameCache()
     app.extensions["dicecam.notifier"] = LocalNotifier()

@@ -21,8 +21,9 @@ import secrets
 import socket
 from pathlib import Path
 
-from dicecam.webapp.errors import BadRequest, Forbidden
 from flask import Flask, request, session
+
+from dicecam.webapp.errors import BadRequest, Forbidden
 
 MAX_REMEMBERED = 50
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})

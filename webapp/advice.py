@@ -23,8 +23,9 @@ from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
 from dataclasses import dataclass
 from typing import Any
 
-from dicecam.webapp.games import Stored
 from flask import Flask, current_app
+
+from dicecam.webapp.games import Stored
 
 READY, PENDING, BUILDING, OFF = "ready", "pending", "building", "off"
 WAIT_S = 1.5
@@ -104,7 +105,7 @@ def _warm_up(variant_id: str, players: tuple[str, ...], settings: dict) -> None:
     try:
         # The first throw of a new game touches every table the variant's advice needs.
         advise(game, list(range(1, game.variant.dice_count + 1)), 1)
-    except Exception:  # noqa: BLE001 - a failed build must not stop the game; advice then stays off
+    except Exception:
         _log.exception("advisor tables for %s could not be built", variant_id)
 
 

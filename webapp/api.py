@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import date
 from importlib import resources
 
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
 from dicecam.webapp import access, advice, games, parse
 from dicecam.webapp.db import game_cache, get_store, notifier, photo_store
 from dicecam.webapp.errors import (
@@ -23,7 +25,6 @@ from dicecam.webapp.evidence import sniff_type
 from dicecam.webapp.i18n import current_lang
 from dicecam.webapp.live import Stream
 from dicecam.webapp.present import state_json, throw_json
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -104,7 +105,7 @@ def create_game():
     body = parse.json_body()
     stored = games.create(
         get_store(), parse.variant(body.get("variant")), parse.players(body.get("players")),
-        parse.options(body.get("options")),
+        parse.options(body.get("options")), game_cache(),
     )
     resp, status = state_response(opened(stored), 201)
     resp.headers["Location"] = url_for("api.get_game", game_id=stored.id)
@@ -113,7 +114,7 @@ def create_game():
 
 @bp.post("/games/import")
 def import_game():
-    stored = games.import_log(get_store(), parse.replay_file())
+    stored = games.import_log(get_store(), parse.replay_file(), game_cache())
     return state_response(opened(stored), 201)
 
 

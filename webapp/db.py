@@ -3,12 +3,13 @@ and the app-wide objects requests share (game cache, notifier, photo folder)."""
 
 from __future__ import annotations
 
+from flask import Flask, current_app, g
+
 from dicecam.webapp.cache import GameCache
 from dicecam.webapp.evidence import PhotoStore
 from dicecam.webapp.live import Notifier
 from dicecam.webapp.sqlite_store import SQLiteStore
 from dicecam.webapp.store import Store
-from flask import Flask, current_app, g
 
 
 def open_store(app: Flask) -> Store:

@@ -168,9 +168,10 @@ def message_of(exc: WebError) -> str:
 
 def register(app: Any) -> None:
     """Answer every refusal the same way: JSON under /api/, the error page elsewhere."""
-    from dicecam.webapp.i18n import t
     from flask import jsonify, render_template, request
     from werkzeug.exceptions import HTTPException
+
+    from dicecam.webapp.i18n import t
 
     def render(status: int, message: str, code: str, headers: dict[str, str] | None = None):
         if request.path.startswith("/api/"):

@@ -217,15 +217,19 @@ def _check_version(stored: Stored, version: int | None) -> None:
         raise Conflict("err_conflict")
 
 
-def _insert(store: Store, game: Game) -> Stored:
+def _insert(store: Store, game: Game, cache: GameCache | None) -> Stored:
     stamp = now()
     row = GameRow(new_id(), game.variant.id, 1, _summary(game), stamp, stamp)
     with store.transaction():
         store.add_game(row, json.dumps(game.to_dict()))
+    if cache is not None:
+        cache.put(row.id, 1, game)
     return Stored(row.id, game, 1, stamp, stamp)
 
 
-def create(store: Store, variant_name: str, players: Sequence[str], options: dict | None) -> Stored:
+def create(
+    store: Store, variant_name: str, players: Sequence[str], options: dict | None, cache: GameCache | None = None
+) -> Stored:
     """A new game; `players` come checked from the edge and are checked again by scoring."""
     try:
         variant = get_variant(variant_name)
@@ -235,10 +239,10 @@ def create(store: Store, variant_name: str, players: Sequence[str], options: dic
         game = Game.new(variant.id, list(players), options or None)
     except ScoringError as exc:
         raise rule_error(exc, variant) from exc
-    return _insert(store, game)
+    return _insert(store, game, cache)
 
 
-def import_log(store: Store, data: dict) -> Stored:
+def import_log(store: Store, data: dict, cache: GameCache | None = None) -> Stored:
     """A new game from a replay file (the export of this or another table)."""
     try:
         game = Game.from_dict(data)
@@ -248,7 +252,7 @@ def import_log(store: Store, data: dict) -> Stored:
         except (ScoringError, TypeError):
             variant = None
         raise game_file_error(exc, variant) from exc
-    return _insert(store, game)
+    return _insert(store, game, cache)
 
 
 def check_can_throw(store: Store, stored: Stored, *, retake: bool = False) -> None:
@@ -478,14 +482,20 @@ def delete(store: Store, game_id: str, photos: PhotoStore | None = None, cache: 
         photos.discard(orphans)
 
 
+def old_finished(store: Store, *, older_than_days: float) -> list[GameRow]:
+    """The finished games whose last change is older than `older_than_days` days."""
+    cutoff = (datetime.now(UTC) - timedelta(days=older_than_days)).isoformat(timespec="seconds")
+    ids = store.finished_before(cutoff)
+    return store.games(ids) if ids else []
+
+
 def prune(store: Store, *, older_than_days: float, photos: PhotoStore | None = None) -> list[str]:
     """Delete the finished games nobody has touched for `older_than_days`; returns their ids."""
-    cutoff = (datetime.now(UTC) - timedelta(days=older_than_days)).isoformat(timespec="seconds")
     gone = []
-    for game_id in store.finished_before(cutoff):
+    for row in old_finished(store, older_than_days=older_than_days):
         try:
-            delete(store, game_id, photos)
+            delete(store, row.id, photos)
         except (NotFound, Conflict):
             continue  # undone or deleted meanwhile
-        gone.append(game_id)
+        gone.append(row.id)
     return gone

@@ -22,6 +22,7 @@ from collections.abc import Generator, Iterator
 from typing import Protocol
 
 GONE = -1  # the version announced when a game is deleted
+CLOSED = -2  # what waiting streams get when the server shuts down
 
 STREAM_S = 60.0
 PING_S = 15.0
@@ -35,7 +36,10 @@ class Notifier(Protocol):
 
     def wait(self, game_id: str, after_version: int, timeout: float) -> int | None:
         """Block until `game_id` is at a version other than `after_version`; the new
-        version, or None after `timeout` seconds."""
+        version, or None after `timeout` seconds (CLOSED once the notifier is closed)."""
+
+    def close(self) -> None:
+        """Wake every waiting stream for good (the server is stopping)."""
 
 
 class LocalNotifier:
@@ -44,6 +48,12 @@ class LocalNotifier:
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._versions: dict[str, int] = {}
+        self._closed = False
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
 
     def notify(self, game_id: str, version: int) -> None:
         with self._cond:
@@ -56,6 +66,8 @@ class LocalNotifier:
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
+                if self._closed:
+                    return CLOSED
                 version = self._versions.get(game_id)
                 if version is not None and (version == GONE or version > after_version):
                     return version
@@ -135,6 +147,8 @@ def _events(
     end = start + duration
     while (now := time.monotonic()) < end:
         changed = notifier.wait(game_id, version, min(next_ping, end) - now)
+        if changed == CLOSED:
+            return
         if changed == GONE:
             yield _event("gone", {})
             return

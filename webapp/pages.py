@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-from dicecam.scoring import all_variants, get_variant
-from dicecam.webapp import access, advice, games, parse
-from dicecam.webapp.db import game_cache, get_store, photo_store
-from dicecam.webapp.errors import BadRequest, NotFound
-from dicecam.webapp.i18n import bundle, current_lang, number, t
-from dicecam.webapp.present import state_json, throw_json
-from dicecam.webapp.qr import game_url, qr_svg
 from flask import (
     Blueprint,
     Response,
@@ -18,6 +11,14 @@ from flask import (
     request,
     url_for,
 )
+
+from dicecam.scoring import all_variants, get_variant
+from dicecam.webapp import access, advice, games, parse
+from dicecam.webapp.db import game_cache, get_store, photo_store
+from dicecam.webapp.errors import BadRequest, NotFound
+from dicecam.webapp.i18n import bundle, current_lang, number, t
+from dicecam.webapp.present import state_json, throw_json
+from dicecam.webapp.qr import game_url, qr_svg
 
 bp = Blueprint("pages", __name__)
 
@@ -83,14 +84,14 @@ def new_game():
         options["finish_round"] = form.get("finish_round") == "on"
     # The form's rows left empty are not players; anything typed is checked as a name.
     players = parse.players([p for p in form.getlist("players") if p.strip()])
-    stored = games.create(get_store(), parse.variant(form.get("variant")), players, options)
+    stored = games.create(get_store(), parse.variant(form.get("variant")), players, options, game_cache())
     access.remember(stored.id)
     return redirect(url_for("pages.game", game_id=stored.id), code=303)
 
 
 @bp.post("/import")
 def import_game():
-    stored = games.import_log(get_store(), parse.replay_file())
+    stored = games.import_log(get_store(), parse.replay_file(), game_cache())
     access.remember(stored.id)
     return redirect(url_for("pages.game", game_id=stored.id), code=303)
 

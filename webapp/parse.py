@@ -15,10 +15,11 @@ import re
 import unicodedata
 from typing import Any
 
+from flask import request
+
 from dicecam.webapp.errors import BadRequest, TooLarge, Unprocessable, UnsupportedType
 from dicecam.webapp.games import Entry
 from dicecam.webapp.rows import Die
-from flask import request
 
 MAX_TEXT = 40
 MAX_PLAYERS = 12

@@ -22,13 +22,14 @@ from typing import IO
 
 import cv2
 import numpy as np
+from flask import Flask
+
 from dicecam.vision.decode import ImageError
 from dicecam.vision.detections import UNSURE_BELOW
 from dicecam.webapp.errors import BadRequest, Busy, TooLarge, Unavailable
 from dicecam.webapp.games import Photo
 from dicecam.webapp.rows import Die
 from dicecam.webapp.upload import decode_cost, inspect
-from flask import Flask
 
 # Phones upload about 2000 px on the long side; bigger photos (from API clients)
 # are shrunk for reading and annotating, while the original is kept as evidence.
@@ -68,6 +69,7 @@ _lock = threading.Lock()
 def init_app(app: Flask) -> None:
     app.config.setdefault("DECODE_BUDGET", DECODE_BUDGET)
     app.config.setdefault("PHOTO_SLOTS", PHOTO_SLOTS)
+    app.config.setdefault("PHOTO_WAIT_S", SLOT_WAIT_S)
     app.extensions["dicecam.photo_slots"] = threading.BoundedSemaphore(app.config["PHOTO_SLOTS"])
 
 
@@ -154,7 +156,7 @@ def read_upload(app: Flask, upload: IO[bytes]) -> tuple[Photo, list[Die]]:
     from dicecam.webapp.evidence import sniff_type
 
     slots = app.extensions["dicecam.photo_slots"]
-    if not slots.acquire(timeout=SLOT_WAIT_S):
+    if not slots.acquire(timeout=app.config["PHOTO_WAIT_S"]):
         raise Busy("err_busy_photos")
     try:
         data = check_photo(upload.read(), app.config["DECODE_BUDGET"])

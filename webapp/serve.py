@@ -3,6 +3,13 @@
 cheroot is a production WSGI server in pure Python (runs on Windows too) that serves
 TLS with the standard library's ssl module, which phone browsers need before they
 allow live camera access.
+
+A thread serves one request at a time, so the server bounds how long a request may
+take to arrive (`HEADERS_S` for its request line and headers, then the body at no
+less than `MIN_BODY_RATE`): a client that trickles bytes loses its connection
+instead of holding a thread. Live-update streams hold a thread each for a minute;
+`THREADS` leaves room for the normal requests beside the most streams `webapp.live`
+allows.
 """
 
 from __future__ import annotations
@@ -11,12 +18,73 @@ import datetime as dt
 import ipaddress
 import socket
 import sys
+import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+from cheroot import server as cheroot_server
 from cheroot import wsgi
 
-THREADS = 16
+from dicecam.webapp.live import MAX_STREAMS
+
+THREADS = MAX_STREAMS + 32
+SOCKET_TIMEOUT_S = 10
+HEADERS_S = 10.0
+BODY_S = 30.0
+MIN_BODY_RATE = 64 * 1024  # bytes per second a body must at least arrive with
+
+
+class _DeadlineSocket:
+    """A connected socket whose reads fail once the current request's deadline passes,
+    however slowly the bytes trickle in."""
+
+    def __init__(self, sock: Any, timeout: float) -> None:
+        self._sock = sock
+        self._timeout = timeout
+        self.deadline: float | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def _arm(self) -> None:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("timed out")
+            self._sock.settimeout(min(left, self._timeout))
+
+    def recv_into(self, *args: Any) -> int:
+        self._arm()
+        return self._sock.recv_into(*args)
+
+    def recv(self, *args: Any) -> bytes:
+        self._arm()
+        return self._sock.recv(*args)
+
+
+class _DeadlineRequest(cheroot_server.HTTPRequest):
+    """Once the headers are in, the body gets its own deadline from its length."""
+
+    def parse_request(self) -> None:
+        super().parse_request()
+        sock = self.conn.socket
+        if self.ready and isinstance(sock, _DeadlineSocket):
+            length = int(self.inheaders.get(b"Content-Length", b"0") or 0) if self.inheaders else 0
+            sock.deadline = time.monotonic() + BODY_S + max(length, 0) / MIN_BODY_RATE
+
+
+class _DeadlineConnection(cheroot_server.HTTPConnection):
+    RequestHandlerClass = _DeadlineRequest
+
+    def __init__(self, server: Any, sock: Any, makefile: Any = cheroot_server.MakeFile) -> None:
+        super().__init__(server, _DeadlineSocket(sock, server.timeout), makefile)
+
+    def communicate(self) -> bool:
+        self.socket.deadline = time.monotonic() + HEADERS_S
+        try:
+            return super().communicate()
+        finally:
+            self.socket.deadline = None
 
 
 def lan_address() -> str:
@@ -132,17 +200,40 @@ def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def make_server(app, host: str, port: int, *, certificate: tuple[Path, Path] | None = None) -> wsgi.Server:
+class _Server(wsgi.Server):
+    """Stopping ends the live streams first, so their threads are free to finish."""
+
+    def stop(self) -> None:
+        notifier = getattr(self.wsgi_app, "extensions", {}).get("dicecam.notifier")
+        if notifier is not None:
+            notifier.close()
+        super().stop()
+
+
+def make_server(
+    app, host: str, port: int, *, certificate: tuple[Path, Path] | None = None, threads: int = THREADS
+) -> wsgi.Server:
     """A cheroot server for `app`, bound when `prepare()` (or `start()`) is called.
 
     Port 0 picks a free port; read it from `server.bind_addr` after `prepare()`.
     """
-    server = wsgi.Server((host, port), app, numthreads=THREADS, server_name="dicecam")
+    server = _Server((host, port), app, numthreads=threads, server_name="dicecam", timeout=SOCKET_TIMEOUT_S)
+    server.ConnectionClass = _DeadlineConnection
     if certificate is not None:
         from cheroot.ssl.builtin import BuiltinSSLAdapter
 
         server.ssl_adapter = BuiltinSSLAdapter(str(certificate[0]), str(certificate[1]))
     return server
+
+
+def announce(app, host: str, url: str) -> None:
+    """Tell the app the address it is announced at: QR codes use it, and a host name
+    given to `--host` is one the app answers to."""
+    app.config["PUBLIC_URL"] = url
+    allowed = app.config["ALLOWED_HOSTS"]
+    name = host.strip("[]").lower()
+    if name and name not in allowed:
+        allowed.append(name)
 
 
 def serve(app, host: str = "0.0.0.0", port: int = 8000, *, https: bool = False, out: TextIO = sys.stdout) -> None:
@@ -154,7 +245,9 @@ def serve(app, host: str = "0.0.0.0", port: int = 8000, *, https: bool = False, 
     server = make_server(app, host, port, certificate=certificate)
     server.prepare()  # bind now, so a taken port fails before the banner
     bound_port = server.bind_addr[1]
-    print_banner(public_url(host, bound_port, https), out, https=https, data_dir=app.config["DATA_DIR"])
+    url = public_url(host, bound_port, https)
+    announce(app, host, url)
+    print_banner(url, out, https=https, data_dir=app.config["DATA_DIR"])
     try:
         server.serve()
     finally:

@@ -80,6 +80,18 @@ def _open(path: str, *, read_only: bool) -> sqlite3.Connection:
     return db
 
 
+def keeper(path: str) -> sqlite3.Connection:
+    """A connection the app holds open for its whole life and never uses.
+
+    While one connection is open, SQLite keeps the WAL and its shared-memory file in
+    place; without it each request's connection would make them anew (and close
+    them again), which costs time and fails on a full disk even for reading.
+    """
+    db = _open(path, read_only=False)
+    db.execute("SELECT 1 FROM game LIMIT 1").fetchall()
+    return db
+
+
 def _version(db: sqlite3.Connection) -> int:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version == 0 and db.execute("SELECT 1 FROM sqlite_master WHERE name = 'game'").fetchone():
@@ -168,7 +180,10 @@ class SQLiteStore:
             _base_schema(self.db)
             _add_summary(self.db)
         else:
-            self.db = _open(path, read_only=read_only)
+            try:
+                self.db = _open(path, read_only=read_only)
+            except sqlite3.OperationalError as exc:
+                raise _refused(exc) from exc
 
     def close(self) -> None:
         self.db.close()
@@ -305,7 +320,8 @@ class SQLiteStore:
         return sorted(shas - still_used)
 
     def next_seq(self, game_id: str) -> int:
-        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM throw WHERE game_id = ?", (game_id,)).fetchone()[0])
+        row = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM throw WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
 
     def add_throw(self, row: ThrowRow) -> None:
         columns = row.to_columns()

@@ -25,8 +25,9 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.webapp import create_app
+    from dicecam.webapp import DataFolderError, create_app
     from dicecam.webapp.serve import serve
+    from dicecam.webapp.sqlite_store import SchemaTooNew
 
     if not 0 <= args.port <= 65535:
         print(f"dicecam serve: port must be 0-65535, not {args.port}", file=sys.stderr)
@@ -34,9 +35,17 @@ def run(args: argparse.Namespace) -> int:
     config = {"DATA_DIR": args.data} if args.data else None
     try:
         app = create_app(config)
+        if app.config["READ_ONLY"]:
+            # Players would see a page where nothing they enter is kept: refuse to start.
+            print(
+                f"dicecam serve: the data folder {app.config['DATA_DIR']} is read-only; "
+                "choose a writable one with --data DIR or DICECAM_DATA",
+                file=sys.stderr,
+            )
+            return 2
         serve(app, args.host, args.port, https=args.https)
-    except OSError as exc:
-        # A taken port or an unwritable data folder: the user's to fix, not a crash.
+    except (OSError, DataFolderError, SchemaTooNew) as exc:
+        # A taken port or an unusable data folder: the user's to fix, not a crash.
         print(f"dicecam serve: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+
 @pytest.fixture
 def live_server(app):
     """The app on a real cheroot server in a thread; yields its base URL."""

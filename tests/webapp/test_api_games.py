@@ -108,7 +108,8 @@ def test_a_throw_lists_every_legal_box_best_first(client):
 def test_an_entry_fills_the_sheet_and_passes_the_turn(client):
     game = new_game(client)
     t = throw(client, game["id"], [2, 2, 3, 3, 3])
-    resp = client.post(f"/api/games/{game['id']}/entries", json={"throw_id": t["throw_id"], "box": "full_house", "column": None})
+    body = {"throw_id": t["throw_id"], "box": "full_house", "column": None}
+    resp = client.post(f"/api/games/{game['id']}/entries", json=body)
     assert resp.status_code == 200
     state = resp.json
     assert state["totals"] == {"Anna": 25, "Ben": 0}
@@ -172,7 +173,8 @@ def test_an_entry_with_an_old_version_is_refused(client):
     t = throw(client, gid, [2, 2, 3, 3, 3])
     version = client.get(f"/api/games/{gid}").json["version"]
     client.post(f"/api/games/{gid}/throws/{t['throw_id']}/dice", json={"dice": [2, 2, 3, 3, 4]})
-    resp = client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "box": "chance", "version": version})
+    body = {"throw_id": t["throw_id"], "box": "chance", "version": version}
+    resp = client.post(f"/api/games/{gid}/entries", json=body)
     assert resp.status_code == 409
     assert log_of(client, gid)["events"] == []
 

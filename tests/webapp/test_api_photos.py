@@ -144,3 +144,92 @@ def test_a_six_dice_photo_gives_wuerfelpoker_set_asides(client):
     assert sorted(d["value"] for d in res["dice"]) == sorted(labels)  # 1 1 2 3 5 5
     kept = {tuple(sorted(o["keep"])): o["points"] for o in res["options"]}
     assert kept[(1, 1, 5, 5)] == 300
+
+
+# --- memory and disk (issue 33.2, 33.7) -------------------------------------------------
+
+
+def png(width: int, height: int, dtype=np.uint8, channels: int = 3) -> bytes:
+    shape = (height, width, channels) if channels > 1 else (height, width)
+    ok, buf = cv2.imencode(".png", np.zeros(shape, dtype))
+    assert ok
+    return buf.tobytes()
+
+
+def test_a_tiny_16_bit_png_of_49_megapixels_is_refused_before_decoding(client, app):
+    data = png(7000, 7000, np.uint16)
+    assert len(data) < 400_000  # 286 KB on the wire, 1.65 GB to decode before
+    gid = new_game(client)["id"]
+    resp = upload(client, gid, data, filename="x.png")
+    assert resp.status_code == 413
+    assert resp.json["code"] == "photo_pixels" and "16 Bit" in resp.json["error"]
+    assert client.get(f"/api/games/{gid}").json["throw"] is None
+    assert not any(Path(app.config["PHOTO_DIR"]).rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "width, height, dtype, fits",
+    [
+        (4032, 3024, np.uint8, True),  # a 12-megapixel phone photo
+        (4000, 4000, np.uint8, True),
+        (5000, 5000, np.uint8, False),
+        (2000, 1500, np.uint16, True),
+        (4032, 3024, np.uint16, False),  # the same phone photo at 16 bits costs 3.4 times as much
+    ],
+)
+def test_the_decode_budget_counts_bits_per_sample(width, height, dtype, fits):
+    from dicecam.webapp.errors import TooLarge
+    from dicecam.webapp.recognition import DECODE_BUDGET, check_photo
+
+    data = png(width, height, dtype)
+    if fits:
+        assert check_photo(data, DECODE_BUDGET) == data
+    else:
+        with pytest.raises(TooLarge):
+            check_photo(data, DECODE_BUDGET)
+
+
+def test_when_every_photo_slot_is_busy_an_upload_is_told_to_retry(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False,
+                      "PHOTO_SLOTS": 1, "PHOTO_WAIT_S": 0.05})
+    client = app.test_client()
+    gid = new_game(client)["id"]
+    slots = app.extensions["dicecam.photo_slots"]
+    assert slots.acquire(blocking=False)  # another photo is being read
+    try:
+        resp = upload(client, gid, jpeg(64, 48))
+    finally:
+        slots.release()
+    assert resp.status_code == 503 and resp.headers["Retry-After"]
+    assert resp.json["code"] == "busy_photos"
+    assert client.get(f"/api/games/{gid}").json["throw"] is None
+
+
+def photo_files(app) -> set[str]:
+    return {p.name for p in Path(app.config["PHOTO_DIR"]).rglob("*") if p.is_file()}
+
+
+def test_a_photo_refused_for_a_stale_version_is_not_stored(client, app):
+    data, _ = sample("IMG_20191209_100714.jpg")
+    gid = new_game(client)["id"]
+    version = client.get(f"/api/games/{gid}").json["version"]
+    client.post(f"/api/games/{gid}/throws", json={"dice": [1, 2, 3, 4, 5]})  # another phone was faster
+    resp = upload(client, gid, data, version=str(version))
+    assert resp.status_code == 409
+    assert resp.json["game"]["version"] == version + 1  # the state as it is now
+    assert photo_files(app) == set()
+
+
+def test_bytes_after_the_jpeg_end_are_not_kept(client, app):
+    data, _ = sample("IMG_20191209_100714.jpg")
+    gid = new_game(client)["id"]
+    res = upload(client, gid, data + b"\0" * 1_000_000).json
+    assert res["photo_sha256"] == hashlib.sha256(data).hexdigest()
+    assert client.get(res["photo_url"]).data == data
+
+
+def test_bytes_after_the_png_end_are_not_kept():
+    from dicecam.webapp.recognition import DECODE_BUDGET, check_photo
+
+    data = png(64, 48)
+    assert check_photo(data + b"junk" * 1000, DECODE_BUDGET) == data

@@ -45,9 +45,10 @@ def test_two_phones_entering_the_same_throw_one_wins_one_gets_409(live_server):
         # Both phones saw the same state and each taps a different open box.
         version = t["state"]["version"]
         first, second = t["options"][0]["box"], t["options"][1]["box"]
+        path = f"/api/games/{gid}/entries"
         results = at_once(
-            (live_server, "POST", f"/api/games/{gid}/entries", {"throw_id": t["throw_id"], "box": first, "version": version}),
-            (live_server, "POST", f"/api/games/{gid}/entries", {"throw_id": t["throw_id"], "box": second, "version": version}),
+            (live_server, "POST", path, {"throw_id": t["throw_id"], "box": first, "version": version}),
+            (live_server, "POST", path, {"throw_id": t["throw_id"], "box": second, "version": version}),
         )
         statuses = sorted(s for s, _ in results)
         assert statuses == [200, 409], (round_no, results)

@@ -5,12 +5,19 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
+import socket
 import ssl
+import subprocess
+import sys
 import threading
+import time
 import urllib.request
+from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,9 +111,144 @@ def test_a_photo_store_refuses_names_that_are_not_hashes(tmp_path):
 
 
 def test_image_types_come_from_the_bytes():
-    ok, png = cv2.imencode(".png", np.zeros((4, 4, 3), np.uint8))
+    _, png = cv2.imencode(".png", np.zeros((4, 4, 3), np.uint8))
     assert sniff_type(png.tobytes()) == "image/png"
-    ok, jpg = cv2.imencode(".jpg", np.zeros((4, 4, 3), np.uint8))
+    _, jpg = cv2.imencode(".jpg", np.zeros((4, 4, 3), np.uint8))
     assert sniff_type(jpg.tobytes()) == "image/jpeg"
     assert sniff_type(b"<html><script>") == "application/octet-stream"
     assert sniff_type(io.BytesIO(b"RIFF\x00\x00\x00\x00WEBPVP8 ").read()) == "image/webp"
+
+
+# --- slow clients and held connections (issue 33.6) ------------------------------------
+
+
+def _get(base: str, path: str, timeout: float = 5) -> tuple[int, float]:
+    start = time.monotonic()
+    with urllib.request.urlopen(base + path, timeout=timeout) as resp:
+        resp.read()
+        return resp.status, time.monotonic() - start
+
+
+def _trickle(port: int) -> socket.socket:
+    """A client that has started a request and sends it a byte at a time."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    return s
+
+
+def test_trickling_clients_and_live_streams_do_not_starve_a_normal_request(live_server):
+    port = int(live_server.rsplit(":", 1)[1])
+    status, game = _post_json(live_server, "/api/games", {"variant": "spiffel", "players": ["Anna"]})
+    slow = [_trickle(port) for _ in range(20)]
+    streams = [urllib.request.urlopen(f"{live_server}/api/games/{game['id']}/events", timeout=10) for _ in range(20)]
+    try:
+        for s in slow:
+            s.sendall(b"x")
+        for stream in streams:
+            assert stream.readline().startswith(b"retry:")
+        status, took = _get(live_server, f"/api/games/{game['id']}")
+        assert status == 200 and took < 1.0
+    finally:
+        for s in slow:
+            s.close()
+        for stream in streams:
+            stream.close()
+
+
+def test_a_request_that_takes_too_long_to_arrive_loses_its_connection(app, monkeypatch):
+    from dicecam.webapp import serve
+
+    monkeypatch.setattr(serve, "HEADERS_S", 1.0)
+    server = make_server(app, "127.0.0.1", 0)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        s = _trickle(server.bind_addr[1])
+        s.settimeout(5)
+        start = time.monotonic()
+        answer = b""
+        try:
+            while time.monotonic() - start < 4:
+                s.sendall(b"x")  # one byte every 0.2 s: each read succeeds, the whole never arrives
+                time.sleep(0.2)
+        except OSError:
+            pass  # the server closed the connection
+        try:
+            answer = s.recv(4096)
+        except OSError:
+            pass
+        assert time.monotonic() - start < 3.5
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 408")
+        s.close()
+    finally:
+        server.stop()
+        thread.join(10)
+
+
+def _post_json(base: str, path: str, body: dict) -> tuple[int, dict]:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return resp.status, json.load(resp)
+
+
+# --- a read-only data folder (issue 33.8) ---------------------------------------------
+
+
+READ_ONLY_PROBE = """
+import json, sys
+from dicecam.webapp import create_app
+app = create_app({"DATA_DIR": sys.argv[1], "ADVICE": False})
+client = app.test_client()
+gid = sys.argv[2]
+out = {"read_only": app.config["READ_ONLY"]}
+for path in ("/", f"/g/{gid}", f"/g/{gid}/log", f"/api/games/{gid}", "/api/games", f"/games/{gid}/qr.svg"):
+    out[path] = client.get(path).status_code
+resp = client.post(f"/api/games/{gid}/throws", json={"dice": [1, 2, 3, 4, 5]})
+out["post"] = [resp.status_code, resp.json["code"], resp.json["error"]]
+print(json.dumps(out))
+"""
+
+
+def _read_only(folder: Path, *command: str) -> subprocess.CompletedProcess:
+    """Run `command` with `folder` mounted read-only (a private mount namespace; even root cannot write)."""
+    script = f'mount --bind "{folder}" "{folder}" && mount -o remount,bind,ro "{folder}" && exec "$@"'
+    return subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", *command],
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A data folder with one game in it, written and closed as a finished server leaves it."""
+    from dicecam.webapp import create_app
+
+    if shutil.which("unshare") is None or _read_only(tmp_path, "true").returncode:
+        pytest.skip("needs a private mount namespace (unshare -m) to make a folder read-only")
+    data = tmp_path / "data"
+    app = create_app({"DATA_DIR": str(data), "ADVICE": False})
+    gid = app.test_client().post("/api/games", json={"variant": "spiffel", "players": ["Anna"]}).json["id"]
+    app.extensions["dicecam.sqlite_keeper"].close()
+    return data, gid
+
+
+def test_a_read_only_data_folder_still_shows_every_page(read_only_folder):
+    data, gid = read_only_folder
+    result = _read_only(data, sys.executable, "-c", READ_ONLY_PROBE, str(data), gid)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out.pop("read_only") is True
+    status, code, message = out.pop("post")
+    assert (status, code) == (503, "read_only") and "schreibgeschützt" in message
+    assert set(out.values()) == {200}, out
+
+
+def test_dicecam_serve_on_a_read_only_folder_says_so_in_one_line_and_exits_2(read_only_folder):
+    data, _ = read_only_folder
+    result = _read_only(data, sys.executable, "-m", "dicecam", "serve", "--port", "0", "--data", str(data))
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    err = result.stderr.strip()
+    assert err.startswith("dicecam serve:") and "read-only" in err and "\n" not in err
