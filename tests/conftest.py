@@ -4,7 +4,8 @@ Markers (registered in pyproject.toml, `--strict-markers`):
 
 - `slow`: takes more than about ten seconds (Würfelspiel's pass tables, long
   simulations). Run with `--slow`; CI (`CI` set) always runs them.
-- `browser`: drives Chromium through Playwright (the `chromium` fixture gives its path).
+- `browser`: drives Chromium through Playwright (the `chromium` fixture gives its path);
+  every test in a folder named `browser/` has it.
 - `datasets("byler_d6", ...)`: reads the shared labelled photos (the `shared_datasets`
   fixture gives their folder).
 
@@ -71,11 +72,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--slow") or _in_ci():
-        return
+    run_slow = config.getoption("--slow") or _in_ci()
     skip = pytest.mark.skip(reason="slow: run with --slow (CI runs it)")
     for item in items:
-        if item.get_closest_marker("slow"):
+        # Everything in a folder named browser/ is a browser test, marked or not.
+        if ROOT in item.path.parents and "browser" in item.path.parent.relative_to(ROOT).parts:
+            item.add_marker(pytest.mark.browser)
+        if not run_slow and item.get_closest_marker("slow"):
             item.add_marker(skip)
 
 

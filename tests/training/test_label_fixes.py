@@ -9,6 +9,8 @@ import pytest
 
 from dicecam.training.data.photos import DEFAULT_ROOT, LABEL_FIXES, fix_labels, load_split
 
+pytestmark = pytest.mark.datasets("byler_d6")
+
 
 def _raw_rows(dataset: str) -> dict[str, dict]:
     with open(DEFAULT_ROOT / dataset / "labels.jsonl", encoding="utf-8") as fh:

@@ -48,6 +48,7 @@ def test_low_view_photos_give_the_reader_more_negatives():
     assert negatives(True) > negatives(False) + 50  # about one more in two draws
 
 
+@pytest.mark.datasets("matteop65_wood", "byler_d6")
 def test_only_the_low_webcam_set_is_marked():
     matteo = load_split("matteop65_wood", "train")
     byler = load_split("byler_d6", "train")

@@ -14,7 +14,6 @@ from dicecam.vision.detections import Dice
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS = ROOT / "benchmarks" / "label_faults.jsonl"
-SHARED = ROOT.parent / "shared" / "datasets"
 
 
 def _photo(image: str = "a.jpg", split: str = "dev") -> LabelledPhoto:
@@ -72,11 +71,11 @@ def test_a_missing_file_is_refused_by_name(tmp_path):
         read_corrections(tmp_path / "gone.jsonl")
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="needs ../shared/datasets")
-def test_every_shipped_correction_still_finds_its_die_in_the_dev_split():
+@pytest.mark.datasets("byler_d6")
+def test_every_shipped_correction_still_finds_its_die_in_the_dev_split(shared_datasets):
     faults = read_corrections(FAULTS)
     for name in sorted({f.dataset for f in faults}):
-        photos = read_dataset(SHARED / name, split="dev")
+        photos = read_dataset(shared_datasets / name, split="dev")
         fixed, applied = corrected(photos, faults, name)
         assert applied == sum(f.dataset == name for f in faults)
         changed = sum(int(np.any(a.dice.values != b.dice.values)) if len(a.dice) == len(b.dice) else 1

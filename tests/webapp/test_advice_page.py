@@ -195,7 +195,8 @@ def test_no_review_while_the_game_runs(client):
     assert client.get(f"/api/games/{gid}").json["review"] is None
 
 
-def test_phone_shows_the_keep_hint_and_the_ranked_boxes(app, client, live_server):
+@pytest.mark.browser
+def test_phone_shows_the_keep_hint_and_the_ranked_boxes(app, client, live_server, chromium):
     """In Debian's chromium at phone size, German: the kept dice are marked and every box
     shows its expected final score."""
     from playwright.sync_api import sync_playwright
@@ -207,7 +208,7 @@ def test_phone_shows_the_keep_hint_and_the_ranked_boxes(app, client, live_server
             "--disable-component-update", "--disable-sync", "--no-first-run"]
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=args)
+        browser = p.chromium.launch(executable_path=chromium, args=args)
         page = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(f"{live_server}/g/{gid}")

@@ -9,17 +9,19 @@ from __future__ import annotations
 import pytest
 from helpers_webapp import SAMPLES
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+pytestmark = pytest.mark.browser
+
+
 @pytest.fixture(scope="module")
-def browser():
+def browser(chromium):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         yield browser
         browser.close()
 
