@@ -44,7 +44,7 @@ def _writable(folder: Path) -> bool:
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; `test_config` overrides settings (DATA_DIR, DATABASE, ...)."""
-    from dicecam.webapp import access, advice, db, errors, recognition, sqlite_store
+    from dicecam.webapp import access, advice, db, errors, live, recognition, sqlite_store
     from dicecam.webapp.cache import GameCache
     from dicecam.webapp.live import LocalNotifier, StreamSlots
 
@@ -66,6 +66,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),
         SESSION_REFRESH_EACH_REQUEST=False,
+        LIVE_STREAMS=live.MAX_STREAMS,  # live-update streams held at once
+        LIVE_STREAM_S=live.STREAM_S,
+        LIVE_PING_S=live.PING_S,
     )
     if test_config:
         app.config.update(test_config)
@@ -87,7 +90,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.extensions["dicecam.games"] = GameCache()
     app.extensions["dicecam.notifier"] = LocalNotifier()
-    app.extensions["dicecam.streams"] = StreamSlots()
+    app.extensions["dicecam.streams"] = StreamSlots(app.config["LIVE_STREAMS"])
     advice.init_app(app)
     recognition.init_app(app)
     db.init_app(app)

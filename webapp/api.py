@@ -154,7 +154,11 @@ def game_events(game_id: str):
         raise Busy("err_busy_live")
     # The request's store is closed when the view returns: the stream holds no
     # database connection while it waits.
-    resp = Response(Stream(notifier(), slots, game_id, row.version), mimetype="text/event-stream")
+    config = current_app.config
+    stream = Stream(
+        notifier(), slots, game_id, row.version, duration=config["LIVE_STREAM_S"], ping=config["LIVE_PING_S"]
+    )
+    resp = Response(stream, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
