@@ -71,7 +71,8 @@ def collect(models: Path, *, scenes: int, seeds: tuple[int, int]) -> tuple[np.nd
         rng = np.random.default_rng(seed)
         for _ in range(scenes // 2):
             s = draw(rng)
-            seen = reader.readings(s.image)
+            seen = reader.candidates(s.image)
+            seen = seen.take(seen.kept)
             readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
             right, counts = right_readings(seen.boxes, seen.values, s.boxes, s.values, readable)
             xs.append(features(seen.held, seen.scores, seen.relative)[counts])

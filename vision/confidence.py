@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.vision.detections import Dice
 
 #: The fit ships beside the networks it was made for.
 CONFIDENCE_FILE = "confidence.json"
@@ -94,36 +93,3 @@ def load_confidence_fit(folder: str | Path) -> ConfidenceFit | None:
         return ConfidenceFit.from_json(path.read_text(encoding="utf-8"))
     except ConfidenceFileError as exc:
         raise ConfidenceFileError(f"{path}: {exc}") from exc
-
-
-@dataclass(frozen=True)
-class Readings:
-    """The dice a reader keeps in one photo, with what their confidence is made of.
-
-    `held`: the reader's probability of each value, as its check held it (`DiceReader`);
-    `scores`: the detector's peak; `relative`: the box's longer side over the photo's
-    typical die.
-    """
-
-    boxes: np.ndarray
-    values: np.ndarray
-    held: np.ndarray
-    scores: np.ndarray
-    relative: np.ndarray
-
-    @classmethod
-    def empty(cls) -> Readings:
-        """No dice: well-shaped empty arrays."""
-        none = np.zeros(0, np.float32)
-        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), none, none, none)
-
-    def confidence(self, fit: ConfidenceFit | None = None) -> np.ndarray:
-        """The reader's certainty, tempered by a weak peak, and at most the `fit`'s chance of being right."""
-        conf = (self.held * np.minimum(1.0, self.scores / FULL_PEAK)).astype(np.float32)
-        if fit is None or not len(conf):
-            return conf
-        return np.minimum(conf, fit.probability(self.held, self.scores, self.relative))
-
-    def dice(self, fit: ConfidenceFit | None = None) -> Dice:
-        """The readings as the result type, in reading order."""
-        return Dice(self.boxes, self.values, self.confidence(fit)).sorted()

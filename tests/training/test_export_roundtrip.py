@@ -26,10 +26,10 @@ def exported(tmp_path_factory):
 
 def test_runtime_reads_the_contract_from_the_files(exported):
     reader = DiceReader(exported)
-    assert reader.input_side == INPUT_SIDE
+    assert reader.detector.input_side == INPUT_SIDE
     assert reader.min_score == pytest.approx(MIN_SCORE)
-    assert reader.crop_size == READER_SIZE
-    assert reader.crop_scale == pytest.approx(CROP_SCALE)
+    assert reader.face.crop_size == READER_SIZE
+    assert reader.face.crop_scale == pytest.approx(CROP_SCALE)
 
 
 def test_peak_threshold_travels_with_the_detector(tmp_path):

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicecam.vision.confidence import (CONFIDENCE_FILE, ConfidenceFileError, ConfidenceFit, Readings, features,
-                               load_confidence_fit)
+from dicecam.vision.candidates import Candidates
+from dicecam.vision.confidence import CONFIDENCE_FILE, ConfidenceFileError, ConfidenceFit, features, load_confidence_fit
 from dicecam.vision.decode import load_image
 from dicecam.vision.reader import DEFAULT_MODELS, DETECTOR_FILE, READER_FILE, DiceReader
 
@@ -23,10 +23,12 @@ chance = st.floats(0.01, 0.99)
 size = st.floats(0.1, 4.0)
 
 
-def _readings(held, scores, relative) -> Readings:
+def _readings(held, scores, relative) -> Candidates:
     n = len(held)
     boxes = np.tile(np.array([0, 0, 10, 10], np.float32), (n, 1)) + np.arange(n, dtype=np.float32)[:, None] * 20
-    return Readings(boxes, np.arange(n) % 6 + 1, np.float32(held), np.float32(scores), np.float32(relative))
+    held = np.float32(held)
+    return Candidates(boxes, np.float32(scores), np.arange(n) % 6 + 1, held, held, np.zeros(n, np.float32),
+                      np.float32(relative))
 
 
 def test_the_shipped_fit_was_made_for_the_shipped_networks():
@@ -74,7 +76,7 @@ def test_features_clip_odd_sizes():
 
 
 def test_empty_readings_give_no_dice():
-    dice = Readings.empty().dice(SHIPPED)
+    dice = Candidates.empty().dice(SHIPPED)
     assert len(dice) == 0 and dice.boxes.shape == (0, 4)
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import score_photo, total
-from dicecam.vision.reader import CHECK_VIEWS, DOUBT_VIEWS, OTHER_COLOURS, SAME_FACE, DiceReader
+from dicecam.vision.face_reader import CHECK_VIEWS, DOUBT_VIEWS, OTHER_COLOURS, SAME_FACE
+from dicecam.vision.reader import DiceReader
 
 from test_samples import PHOTOS
 
@@ -17,33 +18,33 @@ def crops(reader):
     """Crops of every die of three real sample photos, cut the way `read` cuts them."""
     out = []
     for photo in [p for p in PHOTOS if not p.crop][:3]:
-        out.append(reader._crops(load_image(photo.path), photo.dice.boxes))
+        out.append(reader.face.crops(load_image(photo.path), photo.dice.boxes))
     return np.concatenate(out)
 
 
 def _counting(reader: DiceReader) -> list[int]:
     """Record the batch size of every run of `reader`'s face reader."""
     sizes: list[int] = []
-    run = reader.reader.run
+    run = reader.face.session.run
 
     class Counting:
         def run(self, names, feed):
             sizes.append(len(feed["crops"]))
             return run(names, feed)
 
-    reader.reader = Counting()
+    reader.face.session = Counting()
     return sizes
 
 
 def _all_views(crops, views=DOUBT_VIEWS) -> list[np.ndarray]:
     once = DiceReader(turn_below=0.0, check_below=0.0)
-    return [once._classify(crops)] + [once._classify(np.ascontiguousarray(view(crops))) for view in views]
+    return [once.face.classify(crops)] + [once.face.classify(np.ascontiguousarray(view(crops))) for view in views]
 
 
 @pytest.mark.parametrize("turn_below, expect_second", [(0.0, False), (1.01, True)])
 def test_second_look_is_the_mean_of_all_views(crops, turn_below, expect_second):
     reader = DiceReader(turn_below=turn_below, check_below=0.0)
-    p, mean = reader._second_look(crops, reader._classify(crops))
+    p, mean = reader.face.second_look(crops, reader.face.classify(crops))
     views = _all_views(crops)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
     np.testing.assert_allclose(p, np.mean(views, axis=0) if expect_second else views[0], atol=1e-5)
@@ -53,7 +54,7 @@ def test_second_look_is_the_mean_of_all_views(crops, turn_below, expect_second):
 def test_checked_crops_keep_their_reading_and_report_the_views_mean(crops):
     """Checking reads the check views but changes no reading: only the views' mean comes back."""
     reader = DiceReader(turn_below=0.0, check_below=1.01)
-    p, mean = reader._second_look(crops, reader._classify(crops))
+    p, mean = reader.face.second_look(crops, reader.face.classify(crops))
     views = _all_views(crops, CHECK_VIEWS)
     np.testing.assert_allclose(p, views[0], atol=1e-6)
     np.testing.assert_allclose(mean, np.mean(views, axis=0), atol=1e-5)
@@ -73,7 +74,7 @@ def test_confidence_is_at_most_the_views_mean_of_the_value_read():
     views = np.array([[0.4, 0.55, 0.01, 0.01, 0.01, 0.01, 0.01],
                       [0.01, 0.95, 0.01, 0.01, 0.01, 0.005, 0.005],
                       [0.1, 0.2, 0.1, 0.1, 0.1, 0.1, 0.3]])
-    values, held = reader._values_held(probs, views)
+    values, held = reader.face.values_held(probs, views)
     assert values.tolist() == [1, 2, 1]
     np.testing.assert_allclose(held, [0.4, 0.9, 0.1])
 
@@ -105,7 +106,7 @@ def test_other_colours_turn_the_channels_round(crops):
 def test_colours_choose_the_views_of_a_doubtful_crop(crops, colours, views):
     reader = DiceReader(turn_below=1.01, check_below=0.0, colours=colours)
     sizes = _counting(reader)
-    p, _ = reader._second_look(crops, reader._classify(crops))
+    p, _ = reader.face.second_look(crops, reader.face.classify(crops))
     assert sizes == [len(crops), len(crops) * len(views)]
     np.testing.assert_allclose(p, np.mean(_all_views(crops, views), axis=0), atol=1e-5)
 
@@ -113,8 +114,8 @@ def test_colours_choose_the_views_of_a_doubtful_crop(crops, colours, views):
 def test_only_doubtful_crops_get_a_second_look(crops):
     reader = DiceReader(turn_below=0.9, check_below=0.0)
     sizes = _counting(reader)
-    first = DiceReader(turn_below=0.0)._classify(crops)
-    p, _ = reader._second_look(crops, reader._classify(crops))
+    first = DiceReader(turn_below=0.0).face.classify(crops)
+    p, _ = reader.face.second_look(crops, reader.face.classify(crops))
     doubtful = int((first.max(axis=1) < 0.9).sum())
     assert sizes == [len(crops)] + ([doubtful * len(DOUBT_VIEWS)] if doubtful else [])
     clear = first.max(axis=1) >= 0.9
@@ -136,8 +137,8 @@ def test_a_photo_gets_one_second_look_after_small_boxes_are_read_again():
 def test_doubtful_and_checked_crops_share_one_batch(crops):
     reader = DiceReader(turn_below=0.7, check_below=0.95)
     sizes = _counting(reader)
-    top = DiceReader(turn_below=0.0)._classify(crops).max(axis=1)
-    p, mean = reader._second_look(crops, reader._classify(crops))
+    top = DiceReader(turn_below=0.0).face.classify(crops).max(axis=1)
+    p, mean = reader.face.second_look(crops, reader.face.classify(crops))
     doubtful, checked = int((top < 0.7).sum()), int(((top >= 0.7) & (top < 0.95)).sum())
     assert checked, "the sample dice should include fairly sure ones"
     assert sizes == [len(crops), doubtful * len(DOUBT_VIEWS) + checked * len(CHECK_VIEWS)]

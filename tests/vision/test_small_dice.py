@@ -30,7 +30,7 @@ def test_dice_half_as_big_in_the_frame_are_all_found(reader, photo):
     image, boxes = further_away(0.5)(load_image(photo.path), photo.dice.boxes)
     truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
     # Small enough that the detector's first look sees each die at under 24 pixels.
-    assert typical_side(truth.boxes) * reader.input_side / max(image.shape[:2]) < reader.zoom_below
+    assert typical_side(truth.boxes) * reader.detector.input_side / max(image.shape[:2]) < reader.settings.zoom_below
     score = score_photo(truth, reader.read(image))
     assert score.recall == 1.0 and score.precision == 1.0, score
 

@@ -33,7 +33,8 @@ def image():
 def threshold(reader, image) -> float:
     """A peak threshold just over the faint die's peak and under every other die's, so that
     only a weak peak finds it, whichever detector ships."""
-    boxes, scores = reader._detect(image)
+    found = reader.detect(image)
+    boxes, scores = found.boxes, found.scores
     found = Dice(boxes, np.ones(len(boxes), np.int64), scores)
     pairs = match_boxes(PHOTO.dice.boxes, boxes)
     faint = scores[_at(found, WEAK_DIE)]
@@ -44,9 +45,10 @@ def threshold(reader, image) -> float:
 
 def test_the_die_is_only_a_weak_peak(image, threshold):
     weak = DiceReader(min_score=threshold)
-    boxes, scores = weak._detect(image)
+    found = weak.detect(image)
+    boxes, scores = found.boxes, found.scores
     i = _at(Dice(boxes, np.ones(len(boxes), np.int64), scores), WEAK_DIE)
-    assert i is not None and weak.weak_score <= scores[i] < weak.min_score
+    assert i is not None and weak.detector.weak_score <= scores[i] < weak.min_score
 
 
 def test_a_weak_peak_read_plainly_is_kept_with_a_tempered_confidence(image, threshold):

@@ -54,7 +54,7 @@ def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = Fals
         s = draw(rng)
         photos.append((s.image, s.boxes))
     for image, boxes in photos:
-        found, _ = reader._detect(image)
+        found = reader.detect(image).boxes
         for x0, y0, x1, y1 in found[unmatched(boxes, found)]:
             side = max(x1 - x0, y1 - y0) * CROP_SCALE
             crops.append(crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, 0.0, SIZE))

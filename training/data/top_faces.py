@@ -92,7 +92,8 @@ def build(models: Path, dataset_root: Path, sets: tuple[str, ...]) -> dict[str, 
                 continue  # dev labels are never trained on
             boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
             image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
-            found, scores = reader._detect(image)
+            seen = reader.detect(image)
+            found, scores = seen.boxes, seen.scores
             tops, taken = match_top_faces(boxes, found, scores)
             out[f"{name}/{row['image']}"] = {"tops": np.round(tops, 1).tolist(), "found": taken.tolist()}
     return out

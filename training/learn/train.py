@@ -119,8 +119,10 @@ class ReaderStream(_Stream):
     SETS = READER_SETS
 
     def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
-                 **stream: object) -> None:
+                 hard_share: float = 0.08, **stream: object) -> None:
         super().__init__(**stream)
+        #: Share of crops drawn from the mined hard negatives (`training.data.mine`).
+        self.hard_share = hard_share
         self.upright = upright
         self.harsh = harsh
         self.fresh_crops = fresh_crops
@@ -133,7 +135,7 @@ class ReaderStream(_Stream):
         hard = hard_negative_source()
         while True:
             r = rng.random()
-            if hard is not None and rng.random() < 0.08:
+            if hard is not None and rng.random() < self.hard_share:
                 yield to_tensor_layout(look(hard(rng), rng)), NOT_A_DIE
                 continue
             if crop is not None and r < self.synth_fraction:
@@ -250,12 +252,12 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
-                 fresh_crops: bool = False, device: str = "cpu", workers: int = 1,
+                 fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
                  **stream: object) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
-                           fresh_crops=fresh_crops, **stream)
+                           fresh_crops=fresh_crops, hard_share=hard_share, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
                log_every=100, loss_step=_reader_step, device=device, workers=workers)
 
@@ -295,6 +297,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--clutter", type=float, default=0.0,
                    help="share of rendered scenes on a cluttered game table: printed cloths and boards, "
                         "tokens, pieces, numeral dice (default 0)")
+    p.add_argument("--hard-share", type=float, default=0.08,
+                   help="reader: share of crops drawn from the mined hard negatives (default 0.08)")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -329,6 +333,7 @@ def main(argv: list[str] | None = None) -> None:
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
                           resume=args.init or (args.runs / "reader.pt" if args.resume else None), runs=args.runs,
                           contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh, fresh_crops=args.fresh_crops,
+                          hard_share=args.hard_share,
                           **where, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 

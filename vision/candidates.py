@@ -1,0 +1,90 @@
+"""The one type that flows through the reader: every box the detector found, and what the face reader made of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from dicecam.vision.confidence import FULL_PEAK, ConfidenceFit
+from dicecam.vision.detections import Dice
+
+
+def _rows(n: int, dtype=np.float32) -> np.ndarray:
+    return np.zeros(n, dtype)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Parallel arrays, one row per box (N rows each).
+
+    Set by the detector: `boxes` (N, 4) in the photo's pixels, `scores` (N,) its peaks.
+    Set by the face reader: `values` (1-6, the likeliest face), `held` (the reader's
+    probability of that value, as its check held it), `top` (its top face probability),
+    `not_a_die` (its probability that the box shows no die's top face), `relative` (the
+    box's longer side over the photo's typical die) and `kept` (whether the reader's
+    rules keep the box as a die).
+    """
+
+    boxes: np.ndarray
+    scores: np.ndarray
+    values: np.ndarray | None = None
+    held: np.ndarray | None = None
+    top: np.ndarray | None = None
+    not_a_die: np.ndarray | None = None
+    relative: np.ndarray | None = None
+    kept: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        n = len(self.scores)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None and len(value) != n:
+                raise ValueError(f"candidates: {f.name} has {len(value)} rows, scores {n}")
+
+    @classmethod
+    def found(cls, boxes: np.ndarray, scores: np.ndarray) -> Candidates:
+        """Boxes from the detector, not read yet."""
+        return cls(np.asarray(boxes, np.float32).reshape(-1, 4), np.asarray(scores, np.float32).reshape(-1))
+
+    @classmethod
+    def empty(cls) -> Candidates:
+        """No boxes, every array present and empty."""
+        return cls(np.zeros((0, 4), np.float32), _rows(0), np.zeros(0, np.int64), _rows(0), _rows(0), _rows(0),
+                   _rows(0), np.zeros(0, bool))
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    @property
+    def read(self) -> bool:
+        """Whether the face reader has been over them."""
+        return self.values is not None
+
+    def take(self, index: np.ndarray) -> Candidates:
+        """The rows selected by an index array or boolean mask."""
+        idx = np.atleast_1d(np.arange(len(self))[index])
+        return replace(self, **{f.name: getattr(self, f.name)[idx] for f in fields(self) if getattr(self, f.name) is not None})
+
+    def concat(self, other: Candidates) -> Candidates:
+        """These rows, then `other`'s (both read, or neither)."""
+        return replace(self, **{f.name: np.concatenate([getattr(self, f.name), getattr(other, f.name)])
+                                for f in fields(self) if getattr(self, f.name) is not None})
+
+    def confidence(self, fit: ConfidenceFit | None = None) -> np.ndarray:
+        """The reader's certainty, tempered by a weak peak, and at most the `fit`'s chance of being right."""
+        if not self.read:
+            raise ValueError("candidates not read yet have no confidence")
+        conf = (self.held * np.minimum(1.0, self.scores / FULL_PEAK)).astype(np.float32)
+        if fit is None or not len(conf):
+            return conf
+        return np.minimum(conf, fit.probability(self.held, self.scores, self.relative))
+
+    def likelihood(self, fit: ConfidenceFit | None = None) -> np.ndarray:
+        """How likely each box is a die of the throw, read right: what a known count ranks by."""
+        return self.confidence(fit) * (1.0 - self.not_a_die)
+
+    def dice(self, fit: ConfidenceFit | None = None) -> Dice:
+        """The kept rows as the result type, in reading order (all rows where none were judged)."""
+        rows = self if self.kept is None else self.take(self.kept)
+        return Dice(rows.boxes, rows.values, rows.confidence(fit)).sorted()

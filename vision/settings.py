@@ -1,0 +1,64 @@
+"""Every threshold of the dice reader in one frozen settings object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from dicecam.vision.detections import UNSURE_BELOW
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """How the reader decides; the defaults were chosen on the train photos (models/README.md).
+
+    Detection: `min_score` is the detector's peak threshold (None: the one stored in the
+    detector file, chosen for that network); a weak peak, from `weak_score` up to
+    `min_score`, is read too and kept only when the reader's top probability for it is at
+    least `weak_sure` (`weak_score` None: no weak peaks). A photo whose dice come out under
+    `zoom_below` detector pixels gets a closer look enlarged to about `zoom_target`
+    detector pixels a die, at most `zoom_max_side` pixels wide (0 turns it off); where the
+    first look found nothing at all, that closer look's dice are kept only when read at
+    `lone_sure` or more (a speck on a cloth, enlarged, looks like a small die).
+
+    Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
+    more is dropped; a box smaller than `reread_below` times the photo's typical die is read
+    again from a crop of typical size; one under `min_relative_size` is dropped unless read
+    with a confidence of at least `keep_small_above`; one over `max_relative_size` times the
+    typical die (a bowl, a group of dice seen as one) is dropped. A crop read with a top
+    probability under `turn_below` is read again turned, mirrored (and with `colours`, in
+    other colours); one read from `turn_below` up to `check_below` once more mirrored, only
+    to check its reading (0 checks none). At most `max_second_looks` crops a photo get those
+    extra reads, the likeliest dice first, so a cluttered photo costs about what a clean
+    one does.
+
+    Confidence: each die's is at most the chance the shipped fit gives it of being right
+    (`vision.confidence`), where the models folder has one and `capped` is true; dice
+    under `low_confidence` are shown to players as unsure.
+    """
+
+    min_score: float | None = None
+    weak_score: float | None = 0.3
+    weak_sure: float = 0.8
+    zoom_below: float = 24.0
+    zoom_target: float = 32.0
+    zoom_max_side: int = 1024
+    lone_sure: float = 0.0
+    max_not_a_die: float = 0.2
+    reread_below: float = 0.85
+    min_relative_size: float = 0.65
+    keep_small_above: float = 0.7
+    max_relative_size: float = float("inf")
+    turn_below: float = 0.7
+    check_below: float = 0.9
+    colours: bool = True
+    max_second_looks: int = 1_000_000
+    capped: bool = True
+    low_confidence: float = UNSURE_BELOW
+
+    def but(self, **changes: object) -> ReaderSettings:
+        """These settings with `changes`; `ValueError` naming an unknown setting."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise ValueError(f"unknown reader setting(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        return replace(self, **changes)
