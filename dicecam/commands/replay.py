@@ -1,4 +1,4 @@
-"""`dicecam replay GAME.json`: check a game file event by event and print every sheet."""
+"""`dicecam replay GAME.json...`: check game files event by event and print every sheet."""
 
 from __future__ import annotations
 
@@ -22,12 +22,15 @@ _TEXT = {
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "replay", help="check a game file and print every player's sheet",
-        description="Replay GAME (a JSON game file, '-' for stdin), refusing the first event "
-        "the rules forbid, and print every player's sheet.",
+        "replay", help="check game files and print every player's sheet",
+        description="Replay each GAME (a JSON game file, '-' for stdin), refusing the first "
+        "event the rules forbid, and print every player's sheet. A file that cannot be "
+        "replayed is reported and skipped; the exit status is then 2.",
     )
-    p.add_argument("game", metavar="GAME.json", help="game file, or - for stdin")
-    p.add_argument("--json", action="store_true", help="print the game state as JSON")
+    p.add_argument("games", nargs="+", metavar="GAME.json", help="game file, or - for stdin")
+    p.add_argument("--json", action="store_true",
+                   help="print the game state as JSON (one object per line, with its file, "
+                        "when several files are given)")
     p.add_argument("--lang", choices=("de", "en"), default="de", help="label language")
     p.set_defaults(run=run)
 
@@ -39,25 +42,41 @@ def _load(path: str) -> object:
         return json.load(f)
 
 
-def run(args: argparse.Namespace) -> int:
+def _replay(path: str):
+    """The replayed game, or None after printing why the file was refused."""
     from dicecam.scoring import Game, GameFileError
 
     try:
-        game = Game.from_dict(_load(args.game))
+        return Game.from_dict(_load(path)), None
     except OSError as e:
-        print(f"dicecam replay: cannot read {args.game}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return None, f"cannot read {path}: {e.strerror or e}"
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        print(f"dicecam replay: {args.game} is not a JSON game file: {e}", file=sys.stderr)
-        return 2
+        return None, f"{path} is not a JSON game file: {e}"
+    except RecursionError:
+        return None, f"{path} is not a game file: its JSON is nested too deeply"
     except GameFileError as e:
-        print(f"dicecam replay: {args.game}: {e}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(game.state(), ensure_ascii=False))
-    else:
-        print("\n".join(render(game, args.lang)))
-    return 0
+        return None, f"{path}: {e}"
+
+
+def run(args: argparse.Namespace) -> int:
+    several = len(args.games) > 1
+    failed = False
+    for n, path in enumerate(args.games):
+        game, error = _replay(path)
+        if error is not None:
+            failed = True
+            print(f"dicecam replay: {error}", file=sys.stderr, flush=True)
+            if args.json and several:
+                print(json.dumps({"file": path, "error": error}, ensure_ascii=False), flush=True)
+            continue
+        if args.json:
+            state = game.state()
+            print(json.dumps({"file": path, "state": state} if several else state, ensure_ascii=False))
+            continue
+        if several:
+            print(("\n" if n else "") + f"== {path} ==")
+        print("\n".join(render(game, args.lang)), flush=True)
+    return 2 if failed else 0
 
 
 def render(game, lang: str = "de") -> list[str]:
@@ -88,6 +107,7 @@ def _sheet_lines(game, lang: str) -> list[str]:
 
     t = _TEXT[lang]
     v = game.variant
+    display = v.display(lang)
     sheets = [game.sheet_of(p) for p in game.players]
     cols = range(1, v.columns + 1)
     header = [p if v.columns == 1 else f"{p} {c}" for p in game.players for c in cols]
@@ -96,13 +116,19 @@ def _sheet_lines(game, lang: str) -> list[str]:
     def row(label: str, value) -> None:
         rows.append((label, [value(s, c) for s in sheets for c in cols]))
 
+    mark = display.scratch_mark  # Spiffel writes a scratched box as XXX
+
     def cell(box):
-        return lambda s, c: "" if s.box(box, c) is None else str(s.box(box, c))
+        def text(s, c) -> str:
+            points = s.box(box, c)
+            return "" if points is None else (mark if mark and points == 0 else str(points))
+        return text
 
     for box in UPPER:
         row(v.label(box, lang), cell(box))
     row(t["upper"], lambda s, c: str(s.upper_subtotal(c)))
-    row(t["bonus"], lambda s, c: str(s.upper_bonus(c)))
+    row(display.upper_bonus.label if display.upper_bonus else t["bonus"],
+        lambda s, c: str(s.upper_bonus(c)))
     for box in BOXES[len(UPPER):]:
         row(v.label(box, lang), cell(box))
     row(t["lower"], lambda s, c: str(s.lower_subtotal(c)))
@@ -112,7 +138,8 @@ def _sheet_lines(game, lang: str) -> list[str]:
     out = ["  " + " " * width + "".join(f"{h:>{colw + 1}}" for h in header)]
     out += ["  " + f"{label:<{width}}" + "".join(f"{x:>{colw + 1}}" for x in cells)
             for label, cells in rows]
+    extra_label = display.extra_bonus.label if display.extra_bonus else t["extra"]
     for p, s in zip(game.players, sheets):
-        extra = f", {t['extra']} {s.extra_bonus}" if s.extra_bonus else ""
+        extra = f", {extra_label} {s.extra_bonus}" if s.extra_bonus else ""
         out.append(f"  {p}: {t['total']} {s.total}{extra}")
     return out

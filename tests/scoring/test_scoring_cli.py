@@ -171,3 +171,76 @@ def test_scoring_commands_do_not_import_heavy_libraries(args):
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "HEAVY [] 0"
+
+
+def test_replay_takes_several_files(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"variant": "nope", "players": ["A"]}')
+    files = [str(EXAMPLES / "wuerfelspiel-seed.json"), str(bad), str(EXAMPLES / "wuerfelpoker-seed.json")]
+    out = dicecam("replay", *files)
+    assert out.returncode == 2  # one file was refused; the others are still shown
+    assert f"== {files[0]} ==" in out.stdout and f"== {files[2]} ==" in out.stdout
+    assert "bram: Gesamt 918" in out.stdout and "Anna: Punkte 1200" in out.stdout
+    assert f"== {files[1]} ==" not in out.stdout
+    assert out.stderr.count("\n") == 1 and "Unknown game 'nope'" in out.stderr
+
+    out = dicecam("replay", "--json", *files)
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [line["file"] for line in lines] == files
+    assert lines[0]["state"]["totals"] == {"ini4": 1009, "bram": 918}
+    assert "Unknown game 'nope'" in lines[1]["error"]
+    assert lines[2]["state"]["totals"] == {"Anna": 1200, "Ben": 650}
+
+
+def test_replay_usage_names_replay():
+    out = dicecam("replay")
+    assert out.returncode == 2 and "usage: dicecam replay" in out.stderr
+
+
+def test_replay_writes_a_spiffel_scratch_as_xxx(tmp_path, capsys):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"variant": "kniffel", "players": ["A"], "events": [
+        {"player": "A", "dice": [1, 2, 3, 4, 6], "box": "five_kind"}]}))
+    assert main(["replay", str(path)]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  Spiffel "))
+    assert row.split() == ["Spiffel", "XXX"]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["score", "kniffel", "1", "2", "3", "4", "5", "--lang", "en"],
+     "kniffel: an alias of Spiffel; the five-of-a-kind box is called Spiffel in this game"),
+    (["score", "Kniffel", "1", "2", "3", "4", "5"], "kniffel: ein anderer Name für Spiffel"),
+    (["score", "zehntausend", "1", "2", "3", "4", "5", "6", "--lang", "en"], "an alias of Würfelpoker"),
+    (["variants", "kniffel", "--lang", "en"],
+     "kniffel: an alias of Spiffel; the five-of-a-kind box is called Spiffel in this game"),
+])
+def test_aliases_explain_themselves(args, words, capsys):
+    assert main(args) == 0
+    assert words in capsys.readouterr().out
+
+
+def test_an_id_prints_no_alias_note(capsys):
+    assert main(["score", "spiffel", "1", "2", "3", "4", "5", "--lang", "en"]) == 0
+    assert "alias" not in capsys.readouterr().out
+
+
+def test_variants_one_game_shows_its_sheet(capsys):
+    assert main(["variants", "wuerfelware", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Kasse (three of a kind)" in out and "Bonus (+35): +35 once the upper boxes reach 65" in out
+    assert "ERP bonus: Every further ERP earns +100" in out
+    assert main(["variants", "wuerfelspiel"]) == 0
+    assert "Spalten: ×1  ×2  ×3" in capsys.readouterr().out
+
+
+def test_variants_one_game_json(capsys):
+    assert main(["variants", "kniffel", "--json", "--lang", "en"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variant"] == "spiffel" and data["aliases"] == ["kniffel"]
+    assert data["alias_note"].startswith("kniffel: an alias of Spiffel")
+    assert data["extra_bonus"]["box_label"] == "Spiffel" and data["scratch_mark"] == "XXX"
+
+
+def test_variants_unknown_game_exits_2_with_one_line():
+    out = dicecam("variants", "schach")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Unknown game 'schach'" in out.stderr

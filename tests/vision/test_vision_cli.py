@@ -240,3 +240,77 @@ def test_eval_counts_an_unreadable_photo_and_exits_2(capsys, reader, tmp_path):
     assert status == 2 and "img/gone.jpg: no such file" in err
     result = json.loads(lines[0])
     assert (result["photos"], result["exact"], result["unreadable"]) == (2, 1, 1)
+
+
+# --- one-die crops and progress ---------------------------------------------------------
+
+@pytest.mark.parametrize(("width", "height", "found", "crop"), [
+    (65, 69, 0, True), (71, 65, 1, True), (256, 200, 0, True),
+    (65, 69, 2, False),     # two dice: a scene, however small
+    (640, 640, 0, False),   # a photo of the table with nothing found
+    (200, 60, 0, False),    # a strip, not a die
+    (0, 0, 0, False),
+])
+def test_what_looks_like_a_one_die_crop(width, height, found, crop):
+    from dicecam.commands.recognize import looks_like_one_die
+
+    assert looks_like_one_die(width, height, found) is crop
+
+
+def test_recognize_hints_at_a_one_die_crop(capsys, reader):
+    whole = reader.read_crop(load_image(CROP.path))
+    status, lines, err = run_cli(capsys, "recognize", str(CROP.path))
+    assert status == 0 and len(lines) == 1
+    assert f"{CROP.path}: hint:" in err and "--crop" in err and f"shows {whole.value}" in err
+    status, lines, _ = run_cli(capsys, "recognize", "--json", str(CROP.path))
+    hint = json.loads(lines[0])["hint"]
+    assert hint["kind"] == "one_die_crop" and hint["whole_photo"]["value"] == whole.value
+
+
+def test_no_hint_on_a_photo_of_the_table(capsys, reader):
+    status, lines, err = run_cli(capsys, "recognize", "--json", str(BYLER.path))
+    assert status == 0 and "hint" not in json.loads(lines[0]) and "hint" not in err
+
+
+def test_recognize_crop_reads_each_photo_as_one_die(capsys, reader):
+    image = load_image(CROP.path)
+    whole = reader.read_crop(image)
+    status, lines, err = run_cli(capsys, "recognize", "--crop", "--json", str(CROP.path))
+    (die,) = json.loads(lines[0])["dice"]
+    h, w = image.shape[:2]
+    assert status == 0 and err == "" and "hint" not in json.loads(lines[0])
+    assert die["value"] == whole.value and die["box"] == [0.0, 0.0, float(w), float(h)]
+
+
+def _on_a_terminal(*args: str) -> str:
+    """Run `dicecam ARGS` with stdout and stderr on a pseudo-terminal; what it showed."""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "dicecam", *args], cwd=ROOT, stdout=follower,
+                            stderr=follower, stdin=subprocess.DEVNULL)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the command is done
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    assert proc.wait(timeout=120) == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_progress_shows_on_a_terminal_only(reader):
+    photos = [str(WOOD.path), str(BYLER.path)]
+    shown = _on_a_terminal("recognize", *photos)
+    assert f"reading {WOOD.path.name}" in shown and "\r" in shown and "] 0/2" in shown
+    # Piped, and with --json, not a byte of it.
+    piped = subprocess.run([sys.executable, "-m", "dicecam", "recognize", *photos], cwd=ROOT,
+                           capture_output=True, text=True, check=True)
+    assert "\r" not in piped.stdout + piped.stderr and "reading" not in piped.stderr
+    assert "reading" not in _on_a_terminal("recognize", "--json", *photos)
