@@ -1,4 +1,4 @@
-"""`dicecam eval DATASET_DIR [--split dev] [--misses DIR] [--json]`: score the model on labelled photos.
+"""`dicecam eval DATASET_DIR [--split dev] [--dice] [--misses DIR] [--json]`: score the model on labelled photos.
 
 Scores by the shared datasets' rule (see `vision.metrics`). For single-die crops
 (labels with `box: null`) the whole crop is the die: the reader classifies the
@@ -33,6 +33,9 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument("dataset", metavar="DATASET_DIR", type=Path, help="folder holding labels.jsonl")
     parser.add_argument("--split", default="dev", help="which split to score (default: dev; 'all' for every row)")
+    parser.add_argument("--dice", action="store_true",
+                        help="tell the reader how many dice each photo shows (its labelled count), "
+                             "as the page does for a throw")
     parser.add_argument("--misses", metavar="DIR", type=Path,
                         help="write each photo not read exactly, with its mistakes drawn on, into DIR")
     parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             image, predicted = None, Dice.empty()
         else:
             start = time.perf_counter()
-            predicted = read_labelled(reader, photo, image)
+            predicted = read_labelled(reader, photo, image, count=len(photo.dice) if args.dice else None)
             seconds += time.perf_counter() - start
         score = score_photo(photo.dice, predicted)
         scores.append(score)
@@ -103,8 +106,14 @@ def run(args: argparse.Namespace) -> int:
     result = total(scores)
     read_ms = 1000 * seconds / max(1, len(photos) - unreadable)
     if args.json:
-        print(json.dumps({"dataset": str(args.dataset), "split": args.split, **result.to_dict(),
-                          "mistakes_unsure": unsure[0], "right_unsure": unsure[1], "labels_corrected": applied,
+        print(json.dumps({"dataset": str(args.dataset), "split": args.split, "count_given": args.dice,
+                          **result.to_dict(),
+                          "mistakes_unsure": unsure[0], "right_unsure": unsure[1],
+                          "silent_mistakes": result.mistakes - unsure[0],
+                          "silent_per_sure_die": round((result.mistakes - unsure[0])
+                                                       / max(1, result.predicted - unsure[0] - unsure[1]), 4),
+                          "unsure_share": round((unsure[0] + unsure[1]) / max(1, result.predicted), 4),
+                          "labels_corrected": applied,
                           "unreadable": unreadable, "ms_per_photo": round(read_ms, 1)}))
     else:
         _print_table(args, result, unsure, reader.low_confidence, unreadable, read_ms)
@@ -115,12 +124,12 @@ def run(args: argparse.Namespace) -> int:
     return 2 if unreadable else 0
 
 
-def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray) -> Dice:
-    """The reader's dice for one labelled photo; a single-die crop is read whole (see above)."""
+def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *, count: int | None = None) -> Dice:
+    """The reader's dice for one labelled photo (told `count` when given); a single-die crop is read whole (see above)."""
     from dicecam.vision.detections import Dice
 
     if not photo.crop:
-        return reader.read(image)
+        return reader.read(image, count=count)
     import numpy as np
 
     die = reader.read_crop(image)
@@ -130,7 +139,8 @@ def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray) -
 
 def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unreadable: int,
                  read_ms: float) -> None:
-    print(f"{args.dataset} (split {args.split}): {s.photos} photos, "
+    told = ", told each photo's count of dice" if args.dice else ""
+    print(f"{args.dataset} (split {args.split}{told}): {s.photos} photos, "
           f"{s.labelled} dice labelled, {s.predicted} found, {s.matched} matched, {s.right} read right")
     rows = [
         ("recall", s.recall, f"{s.matched}/{s.labelled}"),
@@ -143,7 +153,10 @@ def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unr
         print(f"  {name:<16}{value:.4f}  {detail}".rstrip())
     # Players check dice marked unsure: what matters is how many mistakes stay silent.
     print(f"  {'marked unsure':<16}{unsure[0]}/{s.mistakes} mistakes, "
-          f"{unsure[1]}/{s.right} right dice (confidence under {low_confidence})")
+          f"{unsure[1]}/{s.right} right dice (confidence under {low_confidence}); "
+          f"{(unsure[0] + unsure[1]) / max(1, s.predicted):.1%} of the dice found")
+    silent, sure = s.mistakes - unsure[0], s.predicted - unsure[0] - unsure[1]
+    print(f"  {'silent mistakes':<16}{silent} of the {sure} dice reported sure are wrong ({silent / max(1, sure):.2%})")
     print(f"  {'time per photo':<16}{read_ms:.1f} ms (recognition only)")
     if unreadable:
         print(f"  {unreadable} photo(s) could not be read and count as read wrong")

@@ -1,4 +1,4 @@
-"""`dicecam recognize IMAGE... [--json] [--annotate DIR] [--crop]`: read the dice in photos."""
+"""`dicecam recognize IMAGE... [--dice N] [--json] [--annotate DIR] [--crop]`: read the dice in photos."""
 
 from __future__ import annotations
 
@@ -23,9 +23,22 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--annotate", metavar="DIR", type=Path, help="write each photo with its dice drawn on into DIR")
     parser.add_argument("--models", metavar="DIR", type=Path,
                         help="folder with the ONNX models (default: $DICECAM_MODELS, else the shipped ones)")
+    parser.add_argument("--dice", metavar="N", type=_count,
+                        help="each photo shows N dice (a throw of N): read the N likeliest, and mark "
+                             "with ? any the reader had to add or was torn between")
     parser.add_argument("--crop", action="store_true",
                         help="each photo is one die filling the frame (a close crop): read it as that die")
     parser.set_defaults(run=run)
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 100:
+        raise argparse.ArgumentTypeError(f"the number of dice must be a whole number from 0 to 100, not {text!r}")
+    return n
 
 
 # A photo this small and this square that shows at most one die is most likely a close
@@ -71,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         # A photo's time is reading, decoding and recognising it; loading the
         # model once and writing the annotated copy are not counted.
         start = time.perf_counter()
-        dice = _read_crop(reader, image) if args.crop else reader.read(image)
+        dice = _read_crop(reader, image) if args.crop else reader.read(image, count=args.dice)
         ms = (decode_s + time.perf_counter() - start) * 1000
         hint = None
         height, width = image.shape[:2]

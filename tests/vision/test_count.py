@@ -1,0 +1,95 @@
+"""A known count of dice: `DiceReader.read(image, count=N)` returns the N likeliest dice of one throw."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import score_photo
+
+from test_samples import PHOTOS
+
+SCENES = [p for p in PHOTOS if not p.crop]
+
+
+def _same_boxes(a: np.ndarray, b: np.ndarray) -> set[tuple[float, ...]]:
+    return {tuple(np.round(x, 2)) for x in a} & {tuple(np.round(x, 2)) for x in b}
+
+
+@pytest.fixture(scope="module")
+def images():
+    return {p.image: load_image(p.path) for p in SCENES}
+
+
+@pytest.mark.parametrize("photo", SCENES, ids=lambda p: p.image)
+def test_the_labelled_count_gives_that_many_dice(reader, images, photo):
+    n = len(photo.dice)
+    found = reader.read(images[photo.image], count=n)
+    assert len(found) == n
+    # Told the count, the reading is never worse than without it on the shipped samples.
+    told, untold = score_photo(photo.dice, found), score_photo(photo.dice, reader.read(images[photo.image]))
+    assert told.right >= untold.right - 1
+
+
+@pytest.mark.parametrize("photo", SCENES[:6], ids=lambda p: p.image)
+def test_fewer_than_read_takes_the_likeliest_and_adds_nothing(reader, images, photo):
+    image = images[photo.image]
+    every = reader.read(image)
+    fewer = reader.read(image, count=max(1, len(every) // 2))
+    assert len(fewer) == max(1, len(every) // 2)
+    assert len(_same_boxes(fewer.boxes, every.boxes)) == len(fewer)
+    found = reader.candidates(image)
+    kept = found.take(found.kept)
+    rank = kept.likelihood(reader.confidence_fit)
+    taken = np.array([bool(_same_boxes(box[None], fewer.boxes)) for box in kept.boxes])
+    # no die left out was likelier than a die taken
+    assert rank[~taken].max(initial=0) <= rank[taken].min() + 1e-6
+
+
+@pytest.mark.parametrize("photo", SCENES[:6], ids=lambda p: p.image)
+def test_more_than_read_adds_the_best_other_boxes_marked_unsure(reader, images, photo):
+    image = images[photo.image]
+    every = reader.read(image)
+    found = reader.candidates(image)
+    spare = int((~found.kept).sum())
+    more = reader.read(image, count=len(every) + 3)
+    assert len(more) == len(every) + min(3, spare)
+    assert len(_same_boxes(more.boxes, every.boxes)) == len(every)  # every die read stays
+    added = [i for i, b in enumerate(more.boxes) if not _same_boxes(b[None], every.boxes)]
+    assert all(more.confidences[i] < reader.low_confidence for i in added)
+
+
+def test_a_count_of_zero_reads_nothing_and_a_negative_one_is_refused(reader, images):
+    image = images[SCENES[0].image]
+    assert len(reader.read(image, count=0)) == 0
+    with pytest.raises(ValueError, match="cannot show"):
+        reader.read(image, count=-1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 30))
+def test_any_count_gives_as_many_dice_as_there_are_boxes_to_give(reader, images, count):
+    image = images[SCENES[1].image]
+    found = reader.candidates(image)
+    dice = reader.read(image, count=count)
+    assert len(dice) == min(count, len(found))
+    # A die reported sure with a count is a die the reader keeps without one.
+    sure = dice.confidences >= reader.low_confidence
+    assert len(_same_boxes(dice.boxes[sure], found.boxes[found.kept])) == int(sure.sum())
+
+
+def test_recognize_takes_the_number_of_dice():
+    photo = SCENES[0]
+    done = subprocess.run([sys.executable, "-m", "dicecam", "recognize", "--json", "--dice", "3", str(photo.path)],
+                          capture_output=True, text=True, check=True)
+    assert len(json.loads(done.stdout)["dice"]) == 3
+    bad = subprocess.run([sys.executable, "-m", "dicecam", "recognize", "--dice", "five", str(photo.path)],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "whole number" in bad.stderr
