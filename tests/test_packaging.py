@@ -94,3 +94,15 @@ def test_the_wheel_holds_one_top_level_name_and_its_data(tmp_path):
     for asset in (ROOT / "webapp").rglob("*"):
         if asset.is_file() and asset.suffix not in (".pyc",) and "__pycache__" not in asset.parts:
             assert "dicecam/webapp/" + asset.relative_to(ROOT / "webapp").as_posix() in shipped
+
+
+def test_package_data_is_looked_up_under_the_installed_name():
+    """`resources.files("webapp")` works in the checkout's old layout and nowhere else:
+    every lookup names a `dicecam.` package."""
+    import re
+
+    pattern = re.compile(r"""resources\.files\(\s*["']([^"']+)["']""")
+    for folder in _package_roots().values():
+        for path in folder.rglob("*.py"):
+            for name in pattern.findall(path.read_text(encoding="utf-8")):
+                assert name.startswith("dicecam"), f"{path.relative_to(ROOT)}: resources.files({name!r})"
