@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     counts, extras = ([], []), [0, 0]
     for s, readable in rendered(args.seed, args.scenes, upright=args.upright):
         for k, reader in enumerate(readers):
-            score, on_dice, _ = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
+            score, on_dice, _, _ = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
             counts[k].append(_counts(score))
             extras[k] += on_dice
     base, other = (np.array(c, np.int64).reshape(-1, len(COUNTED)) for c in counts)

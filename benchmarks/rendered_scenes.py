@@ -1,7 +1,7 @@
 """Read rendered throws that no training run has seen, and score them by the datasets' rule.
 
     python benchmarks/rendered_scenes.py [--scenes 300] [--seed A,B] [--models DIR] [--option NAME=VALUE ...]
-        [--by-tilt] [--upright] [--json]
+        [--by-tilt] [--upright] [--clutter SHARE] [--dice] [--json]
 
 The renderer (`training/synth*.py`) draws throws the shared photos lack: oblique views up
 to 55 degrees (far dice look smaller), dice of every colour and material, touching and
@@ -16,6 +16,9 @@ setting on them and keep the benchmark's own for measuring it. `--option` passes
 scenes again by how steeply the camera looked (degrees from straight down). The camera is
 turned about its axis any way; `--upright` draws the scenes as a phone held upright
 takes them (the table's far side at the photo's top), as players' photos come.
+`--clutter 1` puts every throw on a game table's clutter (printed cloths and boards, number
+tokens, pieces, cards, numeral dice, tray hardware: `training.render.clutter`) and counts
+the boxes reported on those decoys; `--dice` tells the reader how many dice each throw has.
 """
 
 from __future__ import annotations
@@ -43,12 +46,13 @@ SEED = (987654321, 4242)  # never used by training, which seeds with small integ
 TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 0 up to (not including) 55
 
 
-def rendered(seed: str, count: int, *, upright: bool = False) -> Iterator[tuple[Sample, np.ndarray]]:
+def rendered(seed: str, count: int, *, upright: bool = False,
+             clutter: float = 0.0) -> Iterator[tuple[Sample, np.ndarray]]:
     """`count` scenes drawn from `seed` ("A,B"), each with its mask of readable dice;
-    `upright`: taken with the phone held upright. Exits with a message if the renderer is
-    not installed.
+    `upright`: taken with the phone held upright; `clutter`: the share on a cluttered game
+    table. Exits with a message if the renderer is not installed.
     """
-    draw = synth_scene_source(upright=upright)
+    draw = synth_scene_source(upright=upright, clutter=clutter)
     if draw is None:
         sys.exit("the renderer (training/synth.py) is not installed")
     rng = np.random.default_rng([int(part) for part in seed.split(",")])
@@ -58,18 +62,24 @@ def rendered(seed: str, count: int, *, upright: bool = False) -> Iterator[tuple[
 
 
 def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,
-                readable: np.ndarray, die_boxes: np.ndarray | None = None) -> tuple[Score, int, tuple[int, int]]:
+                readable: np.ndarray, die_boxes: np.ndarray | None = None, *, decoys: np.ndarray | None = None,
+                count: int | None = None) -> tuple[Score, int, tuple[int, int], int]:
     """One scene's score, unreadable dice and the readings on them left out; how many of
     its extra boxes lie on a die's picture (a side face or part of a die, not the table);
-    and how many of its mistakes and of its right dice are marked unsure."""
+    how many of its mistakes and of its right dice are marked unsure; and how many boxes
+    were reported on `decoys` (clutter). `count`: the reader is told how many dice there are."""
     truth = Dice(boxes, values, np.ones(len(values), np.float32))
-    found = reader.read(image)
+    found = reader.read(image, count=count)
     pairs = match_boxes(truth.boxes, found.boxes)
     extra = np.ones(len(found), bool)
     extra[pairs[:, 1]] = False
     on_dice = 0 if die_boxes is None else int(inside(centres(found.boxes[extra]), die_boxes).any(axis=1).sum())
+    on_decoys = 0
+    if decoys is not None and len(decoys):
+        on_decoys = int(inside(centres(found.boxes[extra]), decoys).any(axis=1).sum())
     found = found[right_readings(found.boxes, found.values, boxes, values, readable)[1]]
-    return score_photo(truth[readable], found), on_dice, unsure_counts(truth[readable], found, reader.low_confidence)
+    return (score_photo(truth[readable], found), on_dice, unsure_counts(truth[readable], found, reader.low_confidence),
+            on_decoys)
 
 
 def by_tilt(scores: list[Score], tilts: list[float]) -> dict[str, Score]:
@@ -91,29 +101,35 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--by-tilt", action="store_true", help="scores per band of camera tilt too")
     p.add_argument("--upright", action="store_true",
                    help="the phone held upright (the table's far side at the photo's top), not turned any way")
+    p.add_argument("--clutter", type=float, default=0.0, metavar="SHARE",
+                   help="share of throws on a cluttered game table (default 0: the plain tables)")
+    p.add_argument("--dice", action="store_true", help="tell the reader how many dice each throw has")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     options = reader_options(args.option)
     reader = DiceReader(args.models, **options)
-    scores, tilts, on_dice, marked = [], [], 0, np.zeros(2, np.int64)
-    for s, readable in rendered(args.seed, args.scenes, upright=args.upright):
-        score, extra_on_dice, unsure = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
+    scores, tilts, on_dice, on_decoys, marked = [], [], 0, 0, np.zeros(2, np.int64)
+    for s, readable in rendered(args.seed, args.scenes, upright=args.upright, clutter=args.clutter):
+        score, extra_on_dice, unsure, fooled = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes,
+                                                           decoys=s.decoys, count=len(s.values) if args.dice else None)
         scores.append(score)
         tilts.append(s.tilt_deg)
         on_dice += extra_on_dice
+        on_decoys += fooled
         marked += unsure
     result = total(scores)
     bands = by_tilt(scores, tilts) if args.by_tilt else {}
     if args.json:
         print(json.dumps({"scenes": args.scenes, "options": options, **result.to_dict(),
-                          "extra_boxes_on_dice": on_dice, "mistakes_unsure": int(marked[0]),
+                          "clutter": args.clutter, "count_given": args.dice,
+                          "extra_boxes_on_dice": on_dice, "boxes_on_decoys": on_decoys, "mistakes_unsure": int(marked[0]),
                           "right_unsure": int(marked[1]),
                           **({"by_tilt": {k: v.to_dict() for k, v in bands.items()}} if bands else {})}))
     else:
         print(f"{args.scenes} rendered scenes{' with ' + ', '.join(args.option) if args.option else ''}: "
               f"recall {result.recall:.4f}, precision {result.precision:.4f}, value accuracy "
               f"{result.value_accuracy:.4f}, read F1 {result.read_f1:.4f}, exact-roll rate {result.exact_roll_rate:.3f}; "
-              f"{on_dice} extra boxes on a die's picture (side faces, parts of dice); marked unsure "
+              f"{on_dice} extra boxes on a die's picture (side faces, parts of dice), {on_decoys} on clutter; marked unsure "
               f"{marked[0]}/{result.mistakes} mistakes, {marked[1]}/{result.right} right dice")
         for band, score in bands.items():
             print(f"  tilt {band:>5} degrees, {score.photos:4d} scenes: recall {score.recall:.4f}, precision "
