@@ -7,6 +7,7 @@ outside the checkout, read a photo, serve one) is in .ci/run; these are its fast
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -106,3 +107,18 @@ def test_package_data_is_looked_up_under_the_installed_name():
         for path in folder.rglob("*.py"):
             for name in pattern.findall(path.read_text(encoding="utf-8")):
                 assert name.startswith("dicecam"), f"{path.relative_to(ROOT)}: resources.files({name!r})"
+
+
+@pytest.mark.slow
+def test_every_test_collects_without_the_train_extra(tmp_path):
+    """With torch and onnx unimportable, collection still succeeds: training tests that need
+    them skip with `importorskip`, and nothing else imports them."""
+    for name in ("torch", "onnx"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(
+            f"raise ModuleNotFoundError({f'No module named {name}'!r}, name={name!r})\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert " error" not in out.stdout.splitlines()[-1]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dicecam.training.data.photos import load_split
-from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE
+from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
 from dicecam.training.data.reader_crops import reader_samples, side_face_crop
 from dicecam.training.render.scene import side_face_window
 from dicecam.training.render.dice import make_camera, place_die, random_material
