@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -78,8 +79,15 @@ def test_models_are_package_data_found_without_the_checkout():
 def test_the_wheel_holds_one_top_level_name_and_its_data(tmp_path):
     """Build the wheel (no network: this interpreter's setuptools) and look inside."""
     pytest.importorskip("setuptools")
+    # A copy of what the build reads, so that the build's own folders stay out of the checkout.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    for folder in {p.relative_to(ROOT).parts[0] for p in _package_roots().values()}:
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True,
+                    "--wheel-dir", str(tmp_path), str(source)], check=True, capture_output=True,
                    timeout=300)
     (wheel,) = tmp_path.glob("dicecam-*.whl")
     with zipfile.ZipFile(wheel) as zf:
