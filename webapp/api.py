@@ -156,7 +156,8 @@ def game_events(game_id: str):
     # database connection while it waits.
     config = current_app.config
     stream = Stream(
-        notifier(), slots, game_id, row.version, duration=config["LIVE_STREAM_S"], ping=config["LIVE_PING_S"]
+        notifier(), slots, game_id, row.version, duration=config["LIVE_STREAM_S"], ping=config["LIVE_PING_S"],
+        client_gone=request.environ.get("dicecam.client_gone"),
     )
     resp = Response(stream, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"

@@ -3,6 +3,8 @@ and the app-wide objects requests share (game cache, notifier, photo folder)."""
 
 from __future__ import annotations
 
+import threading
+
 from flask import Flask, current_app, g
 
 from dicecam.webapp.cache import GameCache
@@ -18,6 +20,7 @@ def open_store(app: Flask) -> Store:
         app.config["DATABASE"],
         read_only=app.config["READ_ONLY"],
         on_commit=app.extensions["dicecam.notifier"].notify,
+        write_lock=app.extensions["dicecam.write_lock"],
     )
 
 
@@ -47,4 +50,5 @@ def photo_store() -> PhotoStore:
 
 
 def init_app(app: Flask) -> None:
+    app.extensions["dicecam.write_lock"] = threading.Lock()
     app.teardown_appcontext(close_store)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Protocol
 
 GONE = -1  # the version announced when a game is deleted
@@ -26,6 +26,7 @@ CLOSED = -2  # what waiting streams get when the server shuts down
 
 STREAM_S = 60.0
 PING_S = 15.0
+CHECK_S = 1.0  # how often a waiting stream looks whether its phone is still there
 RETRY_MS = 3000
 MAX_STREAMS = 32
 
@@ -120,8 +121,9 @@ class Stream:
         *,
         duration: float = STREAM_S,
         ping: float = PING_S,
+        client_gone: Callable[[], bool] | None = None,
     ) -> None:
-        self._events = _events(notifier, game_id, version, duration, ping)
+        self._events = _events(notifier, game_id, version, duration, ping, client_gone or (lambda: False))
         self._slots = slots
         self._open = True
 
@@ -139,14 +141,16 @@ class Stream:
 
 
 def _events(
-    notifier: Notifier, game_id: str, version: int, duration: float, ping: float
+    notifier: Notifier, game_id: str, version: int, duration: float, ping: float, client_gone: Callable[[], bool]
 ) -> Generator[str, None, None]:
     yield f"retry: {RETRY_MS}\n" + _event("version", {"version": version})
     start = time.monotonic()
     next_ping = start + ping
     end = start + duration
     while (now := time.monotonic()) < end:
-        changed = notifier.wait(game_id, version, min(next_ping, end) - now)
+        if client_gone():
+            return  # the phone left: give the slot back now, not at the next failed write
+        changed = notifier.wait(game_id, version, min(next_ping, end, now + CHECK_S) - now)
         if changed == CLOSED:
             return
         if changed == GONE:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
+import select
 import socket
 import sys
 import time
@@ -28,6 +29,7 @@ from cheroot import wsgi
 from dicecam.webapp.live import MAX_STREAMS
 
 THREADS = MAX_STREAMS + 32
+LISTEN_BACKLOG = 128
 SOCKET_TIMEOUT_S = 10
 HEADERS_S = 10.0
 BODY_S = 30.0
@@ -200,6 +202,26 @@ def ensure_certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
+def _sent_something(sock: Any) -> bool:
+    """Whether the client's socket has anything to read: while a response streams, that
+    is only ever its end (EOF, a reset, a TLS close), since a browser sends nothing more."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
+
+
+class _Gateway(wsgi.Gateway_10):
+    """Lets a long response (a live stream) ask whether its client is still there."""
+
+    def get_environ(self) -> dict:
+        env = super().get_environ()
+        sock = self.req.conn.socket
+        env["dicecam.client_gone"] = lambda: _sent_something(sock)
+        return env
+
+
 class _Server(wsgi.Server):
     """Stopping ends the live streams first, so their threads are free to finish."""
 
@@ -217,13 +239,41 @@ def make_server(
 
     Port 0 picks a free port; read it from `server.bind_addr` after `prepare()`.
     """
-    server = _Server((host, port), app, numthreads=threads, server_name="dicecam", timeout=SOCKET_TIMEOUT_S)
+    server = _Server(
+        (host, port), app, numthreads=threads, server_name="dicecam", timeout=SOCKET_TIMEOUT_S,
+        # The listen backlog: cheroot's 5 drops connections when a table's phones all ask at
+        # once, and a dropped SYN costs the phone a second or more before it tries again.
+        request_queue_size=LISTEN_BACKLOG,
+    )
     server.ConnectionClass = _DeadlineConnection
+    server.gateway = _Gateway
     if certificate is not None:
         from cheroot.ssl.builtin import BuiltinSSLAdapter
 
         server.ssl_adapter = BuiltinSSLAdapter(str(certificate[0]), str(certificate[1]))
     return server
+
+
+def return_freed_memory() -> bool:
+    """Ask glibc to give large freed blocks back to the system (Linux only).
+
+    By default glibc keeps up to 32 MB blocks and a heap arena per busy thread after
+    they are freed, so a server that decoded a few photos on many threads stays at its
+    peak memory. Decoded photos are big arrays: with a fixed 1 MB mmap threshold they
+    are mapped and unmapped, and two arenas are plenty for a server whose heavy work
+    runs in at most `PHOTO_SLOTS` threads at once.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        m_mmap_threshold, m_arena_max = -3, -8
+        return bool(libc.mallopt(m_mmap_threshold, 1024 * 1024)) and bool(libc.mallopt(m_arena_max, 2))
+    except (OSError, AttributeError):
+        return False  # not glibc (musl, macOS): nothing to tune
 
 
 def announce(app, host: str, url: str) -> None:
@@ -238,6 +288,7 @@ def announce(app, host: str, url: str) -> None:
 
 def serve(app, host: str = "0.0.0.0", port: int = 8000, *, https: bool = False, out: TextIO = sys.stdout) -> None:
     """Serve until Ctrl+C, after printing the address and its QR code."""
+    return_freed_memory()
     certificate = None
     if https:
         hosts = [lan_address()] + ([host] if host not in ("0.0.0.0", "::", "") else [])

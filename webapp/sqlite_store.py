@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
@@ -165,14 +165,23 @@ class SQLiteStore:
 
     `on_commit(game_id, version)` is called once per game written, after the write
     is committed (version `GONE` (-1) for a deleted game): live streams wake on it.
+    `write_lock`, shared by the handles of one process, queues its writers before they
+    ask SQLite: SQLite's own lock makes a waiting writer sleep and retry, and with many
+    phones at once some wait seconds while others pass.
     """
 
     def __init__(
-        self, path: str, *, read_only: bool = False, on_commit: Callable[[str, int], None] | None = None
+        self,
+        path: str,
+        *,
+        read_only: bool = False,
+        on_commit: Callable[[str, int], None] | None = None,
+        write_lock: AbstractContextManager | None = None,
     ) -> None:
         self.path = path
         self.read_only = read_only
         self.on_commit = on_commit
+        self.write_lock = write_lock or nullcontext()
         self._written: dict[str, int] = {}
         if read_only and not Path(path).exists():
             # A read-only folder with no games yet: an empty database in memory.
@@ -247,22 +256,23 @@ class SQLiteStore:
         """
         if self.read_only:
             raise ReadOnly()
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise _refused(exc) from exc
-        self._written = {}
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        try:
-            self.db.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            if self.db.in_transaction:
+        with self.write_lock:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise _refused(exc) from exc
+            self._written = {}
+            try:
+                yield
+            except BaseException:
                 self.db.execute("ROLLBACK")
-            raise _refused(exc) from exc
+                raise
+            try:
+                self.db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise _refused(exc) from exc
         written, self._written = self._written, {}
         if self.on_commit is not None:
             for game_id, version in written.items():
