@@ -27,7 +27,7 @@ class GameCache:
 
     @staticmethod
     def _weigh(game: Game) -> int:
-        return len(game.events) + 1
+        return game.event_count + 1
 
     def get(self, game_id: str, version: int) -> Game | None:
         with self._lock:

@@ -34,12 +34,10 @@ from dicecam.webapp.rows import Die, GameRow, Summary, ThrowRow
 from dicecam.webapp.store import Store
 
 __all__ = [
-    "SHEET_THROWS", "Entry", "Photo", "Stored", "add_throw", "check_can_throw", "correct_throw",
+    "Entry", "Photo", "Stored", "add_throw", "check_can_throw", "correct_throw",
     "create", "delete", "enter", "expected_dice", "get_throw", "import_log", "list_games", "load",
     "open_throw", "options_for", "prune", "throws_of_turn", "undo", "values_of",
 ]
-
-SHEET_THROWS = 3
 
 
 def now() -> str:
@@ -63,7 +61,12 @@ class Stored:
 
     @property
     def events(self) -> tuple:
+        """The parsed events (walks the log: use `event_count` for how many)."""
         return self.game.events
+
+    @property
+    def event_count(self) -> int:
+        return self.game.event_count
 
     @property
     def variant(self):
@@ -97,24 +100,11 @@ class Entry:
     version: int | None = None
 
 
-# ---------------------------------------------------------------- what a variant decides
-# (asked in one place; scoring is taking these over, see issue 38)
-
-
-def _throws_per_turn(stored: Stored) -> int | None:
-    """Throws a player may make in a turn; None: as many as they dare (Würfelpoker)."""
-    return None if stored.variant.family == "push" else SHEET_THROWS
-
-
-def _is_push(stored: Stored) -> bool:
-    return stored.variant.family == "push"
-
-
 # ---------------------------------------------------------------- reading
 
 
 def _summary(game: Game) -> Summary:
-    return Summary.of_state(game.state(), len(game.events))
+    return Summary.of_state(game.state(), game.event_count)
 
 
 def load(store: Store, game_id: str, cache: GameCache | None = None, *, lock: bool = False) -> Stored:
@@ -160,17 +150,13 @@ def list_games(store: Store, ids: Collection[str] | None = None) -> list[dict]:
 
 
 def expected_dice(stored: Stored, state: dict | None = None) -> int:
-    """How many dice the current throw must have."""
-    variant = stored.variant
-    if _is_push(stored):
-        state = state or stored.game.state()
-        return int(state.get("turn_state", {}).get("dice_left") or variant.dice_count)
-    return int(variant.dice_count)
+    """How many dice the current throw must have (`state` is not needed any more)."""
+    return stored.game.expected_dice
 
 
 def throws_of_turn(store: Store, stored: Stored) -> list[ThrowRow]:
     """The live throws since the last entry, oldest first."""
-    return store.throws(stored.id, base_event=len(stored.events), live=True)
+    return store.throws(stored.id, base_event=stored.event_count, live=True)
 
 
 def open_throw(store: Store, stored: Stored) -> ThrowRow | None:
@@ -260,7 +246,7 @@ def check_can_throw(store: Store, stored: Stored, *, retake: bool = False) -> No
     lifecycle.check_can_throw(
         throws_of_turn(store, stored),
         finished=stored.game.finished,
-        throws_per_turn=_throws_per_turn(stored),
+        throws_per_turn=stored.variant.throws_per_turn,
         player=stored.game.current_player,
         retake=retake,
     )
@@ -315,9 +301,9 @@ def add_throw(
             else:
                 number = lifecycle.next_number(
                     turn,
-                    throws_per_turn=_throws_per_turn(stored),
+                    throws_per_turn=stored.variant.throws_per_turn,
                     last_entered=store.last_entered(stored.id),
-                    events=len(stored.events),
+                    events=stored.event_count,
                     player=player,
                 )
                 for row in lifecycle.rerolled(turn):
@@ -327,7 +313,7 @@ def add_throw(
                 id=new_id(12),
                 game_id=stored.id,
                 seq=store.next_seq(stored.id),
-                base_event=len(stored.events),
+                base_event=stored.event_count,
                 number=number,
                 player=player,
                 source="photo" if evidence else "manual",
@@ -382,10 +368,33 @@ def _play(stored: Stored, event: dict) -> Game:
         raise rule_error(exc, stored.variant) from exc
 
 
+def _choice(entry: Entry) -> dict[str, Any]:
+    """The player's choice as the variant takes it (`Variant.entry_event`)."""
+    if entry.bank:
+        return {"bank": True}
+    if entry.box is not None or entry.column is not None:
+        return {"box": entry.box, "column": entry.column}
+    return {"keep": list(entry.keep)}
+
+
+def _record(recap: Any) -> dict[str, Any]:
+    """What the throw's evidence keeps of its entry: the box (and column) or the set-aside, and the points."""
+    data = recap.to_dict()
+    if data["kind"] == "fill":
+        return {"box": data["box"], "column": data["column"], "points": data["points"]}
+    if data["kind"] == "keep":
+        return {"keep": data["keep"], "points": data["points"]}
+    return {"bust": True, "points": 0}
+
+
 def enter(
     store: Store, game_id: str, entry: Entry, *, by: str | None = None, cache: GameCache | None = None
 ) -> Stored:
-    """Make an entry: fill a box, set dice aside, bank, or accept a bust."""
+    """Make an entry: fill a box, set dice aside, bank, or accept a bust.
+
+    What the entry means is the variant's to say (`Variant.entry_event`); the throw
+    keeps what it became and its points (from scoring's recap of the event).
+    """
     with store.transaction():
         stored = load(store, game_id, cache, lock=True)
         _check_version(stored, entry.version)
@@ -396,50 +405,25 @@ def enter(
         assert player is not None
         if entry.player is not None and entry.player != player:
             raise Conflict("err_not_your_turn", claimed=entry.player, player=player)
-
-        if _is_push(stored) and entry.bank:
-            return _write(store, stored, _play(stored, {"player": player, "bank": True}), cache)
-
-        if entry.throw_id is None:
-            raise BadRequest("err_field", field="throw_id")
-        row = _current_open(store, stored, entry.throw_id)
-        stamp = now()
-        if entry.dice is not None:
-            row = lifecycle.corrected(row, list(entry.dice), by=by, at=stamp)
-        values = values_of(row.dice)
-        need = expected_dice(stored)
-        if len(values) != need:
-            raise Unprocessable("err_dice_count", n=need, got=len(values))
-
-        event: dict[str, Any]
-        if _is_push(stored):
-            keep = list(entry.keep)
-            event = {"player": player, "throw": values}
-            if keep:
-                event["keep"] = keep
-            points = next(
-                (o["points"] for o in options_for(stored, values) if sorted(o["keep"]) == sorted(keep)), 0
-            )
-            record: dict[str, Any] = {"keep": keep, "points": points} if keep else {"bust": True, "points": 0}
-        else:
-            if entry.box is None:
-                raise BadRequest("err_field", field="box")
-            event = {"player": player, "dice": values, "box": entry.box}
-            if entry.column is not None:
-                event["column"] = entry.column
-            points = next(
-                (
-                    o["points"]
-                    for o in options_for(stored, values)
-                    if o["box"] == entry.box and o.get("column") == entry.column
-                ),
-                0,
-            )
-            record = {"box": entry.box, "column": entry.column, "points": points}
-
-        played = _play(stored, event)
-        record.update(by=by, at=stamp)
-        store.save_throw(lifecycle.entered(row, record, event=len(stored.events)))
+        choice = _choice(entry)
+        try:
+            if entry.bank:
+                return _write(store, stored, _play(stored, stored.variant.entry_event(player, [], choice)), cache)
+            if entry.throw_id is None:
+                raise BadRequest("err_field", field="throw_id")
+            row = _current_open(store, stored, entry.throw_id)
+            stamp = now()
+            if entry.dice is not None:
+                row = lifecycle.corrected(row, list(entry.dice), by=by, at=stamp)
+            values = values_of(row.dice)
+            need = game.expected_dice
+            if len(values) != need:
+                raise Unprocessable("err_dice_count", n=need, got=len(values))
+            played = _play(stored, stored.variant.entry_event(player, values, choice))
+        except RuleError as exc:
+            raise rule_error(exc, stored.variant) from exc
+        record = {**_record(played.recap(-1)), "by": by, "at": stamp}
+        store.save_throw(lifecycle.entered(row, record, event=stored.event_count))
         return _write(store, stored, played, cache)
 
 
@@ -455,10 +439,10 @@ def undo(
     with store.transaction():
         stored = load(store, game_id, cache, lock=True)
         _check_version(stored, version)
-        if not stored.events:
+        if not stored.event_count:
             raise Conflict("err_nothing_to_undo")
         game = stored.game.undo()
-        n = len(game.events)
+        n = game.event_count
         later = [r for r in store.throws(stored.id, live=True) if r.base_event > n]
         last = store.last_entered(stored.id)
         reopened = last if last is not None and last.entry_event == n else None

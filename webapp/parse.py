@@ -1,10 +1,10 @@
 """The HTTP edge: every value a client sends is checked here before anything else sees it.
 
 Bodies are JSON objects sent as `application/json` (no NaN or Infinity, bounded in
-size and depth); texts are valid Unicode, NFC, free of control and bidi-override
-characters, trimmed and 1-40 characters; numbers are whole numbers where whole
-numbers are meant. What is wrong is answered with the field's name, in the phone's
-language (`webapp.error_texts`).
+size and depth); texts pass scoring's name check (`scoring.players.check_name`: valid
+Unicode, NFC, no control or bidi-override characters, trimmed, 1-40 characters);
+numbers are whole numbers where whole numbers are meant. What is wrong is answered
+with the field's name, in the phone's language (`webapp.error_texts`).
 """
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from typing import Any
 
 from flask import request
 
+from dicecam.scoring import RuleError
+from dicecam.scoring.players import MAX_NAME_LENGTH, MAX_PLAYERS, check_name
 from dicecam.webapp.errors import BadRequest, TooLarge, Unprocessable, UnsupportedType
 from dicecam.webapp.games import Entry
 from dicecam.webapp.rows import Die
 
-MAX_TEXT = 40
-MAX_PLAYERS = 12
 MAX_DICE = 6
 MAX_JSON_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
@@ -33,11 +32,6 @@ MAX_IMPORT_EVENTS = 20_000
 
 # A game's or throw's id as `games.new_id` makes them (URL-safe base64).
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-# Marks that reorder the text around them: a name must not turn the sheet's row around.
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Control characters, lone surrogates, line and paragraph separators.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 
 def valid_id(value: str) -> bool:
@@ -112,19 +106,24 @@ def json_body(*, max_bytes: int = MAX_JSON_BYTES, optional: bool = False) -> dic
 # ---------------------------------------------------------------- texts
 
 
+# scoring's name-check codes -> the edge's messages, which name the field.
+_TEXT_ERRORS = {
+    "player_name": "err_text_empty",
+    "player_name_characters": "err_text_characters",
+    "player_name_too_long": "err_text_too_long",
+}
+
+
 def text(value: Any, field: str) -> str:
-    """A short text a player typed (a name), cleaned; 400/422 naming `field` otherwise."""
+    """A short text a player typed (a name), cleaned as scoring cleans names; 400/422
+    naming `field` otherwise."""
     if not isinstance(value, str):
         raise BadRequest("err_field", field=field)
-    for ch in value:
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BIDI_CONTROLS:
-            raise Unprocessable("err_text_characters", field=field, character=f"U+{ord(ch):04X}")
-    cleaned = " ".join(unicodedata.normalize("NFC", value).split())
-    if not cleaned:
-        raise Unprocessable("err_text_empty", field=field)
-    if len(cleaned) > MAX_TEXT:
-        raise Unprocessable("err_text_too_long", field=field, n=MAX_TEXT)
-    return cleaned
+    try:
+        return check_name(value, field=field)
+    except RuleError as exc:
+        key = _TEXT_ERRORS.get(exc.code, "err_field")
+        raise Unprocessable(key, field=field, character=exc.params.get("character"), n=MAX_NAME_LENGTH) from exc
 
 
 def optional_text(value: Any, field: str) -> str | None:

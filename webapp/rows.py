@@ -112,17 +112,13 @@ class ThrowRow:
     # The columns held as JSON text in the database.
     JSON_COLUMNS = ("dice_read", "dice", "corrections", "entry", "history")
 
-    def __getitem__(self, name: str) -> Any:
-        """The column as stored (JSON columns as text), for callers written against
-        `sqlite3.Row` (`webapp.present` until it reads attributes)."""
-        value = getattr(self, name)
-        if name in self.JSON_COLUMNS and value is not None:
-            return json.dumps(value)
-        return value
-
     def to_columns(self) -> dict[str, Any]:
-        """Every column as the database stores it."""
-        return {f.name: self[f.name] for f in fields(self)}
+        """Every column as the database stores it (JSON columns as text)."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = json.dumps(value) if f.name in self.JSON_COLUMNS and value is not None else value
+        return out
 
     @classmethod
     def from_columns(cls, columns: dict[str, Any]) -> ThrowRow:

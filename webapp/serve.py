@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from cheroot import makefile as cheroot_makefile
 from cheroot import server as cheroot_server
 from cheroot import wsgi
 
@@ -78,7 +79,7 @@ class _DeadlineRequest(cheroot_server.HTTPRequest):
 class _DeadlineConnection(cheroot_server.HTTPConnection):
     RequestHandlerClass = _DeadlineRequest
 
-    def __init__(self, server: Any, sock: Any, makefile: Any = cheroot_server.MakeFile) -> None:
+    def __init__(self, server: Any, sock: Any, makefile: Any = cheroot_makefile.MakeFile) -> None:
         super().__init__(server, _DeadlineSocket(sock, server.timeout), makefile)
 
     def communicate(self) -> bool:
@@ -215,7 +216,7 @@ def _sent_something(sock: Any) -> bool:
 class _Gateway(wsgi.Gateway_10):
     """Lets a long response (a live stream) ask whether its client is still there."""
 
-    def get_environ(self) -> dict:
+    def get_environ(self) -> Any:
         env = super().get_environ()
         sock = self.req.conn.socket
         env["dicecam.client_gone"] = lambda: _sent_something(sock)
