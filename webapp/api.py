@@ -178,8 +178,11 @@ def add_throw(game_id: str):
         by, version = parse.by(form.get("by")), parse.version(form.get("version"))
         retake = parse.flag(form.get("retake"), "retake")
         # Cheap checks first: a refused throw should not cost a model run.
-        games.check_can_throw(store, games.load(store, game_id, cache), retake=retake)
-        photo, dice = read_upload(current_app, upload.stream)
+        stored = games.load(store, game_id, cache)
+        games.check_can_throw(store, stored, retake=retake)
+        # The reader is told how many dice this throw shows (issue 34): it returns
+        # that many, and marks any it had to guess as unsure for the player to check.
+        photo, dice = read_upload(current_app, upload.stream, count=games.expected_dice(stored))
     elif parse.is_json() or not parse.has_body():
         body = parse.json_body(optional=True)
         if "dice" not in body:

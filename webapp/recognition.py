@@ -99,8 +99,12 @@ def decode(data: bytes) -> np.ndarray:
     return decode_image(data)
 
 
-def read_photo(app: Flask, image: np.ndarray) -> Reading:
-    """Read the dice in a decoded photo and draw them onto a copy."""
+def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Reading:
+    """Read the dice in a decoded photo and draw them onto a copy.
+
+    `count`: how many dice the throw shows (the game knows it); the reader then
+    returns that many, marking the ones it had to add or doubted unsure.
+    """
     from dicecam.vision.annotate import annotate
 
     reader = get_reader(app)
@@ -109,7 +113,7 @@ def read_photo(app: Flask, image: np.ndarray) -> Reading:
     if scale < 1.0:
         image = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     start = time.perf_counter()
-    dice = reader.read(image)
+    dice = reader.read(image, count=count)
     read_ms = (time.perf_counter() - start) * 1000
     low = float(getattr(reader, "low_confidence", UNSURE_BELOW))
     drawn = annotate(image, dice, low_confidence=low)
@@ -151,8 +155,9 @@ def check_photo(data: bytes, budget: int) -> bytes:
     return data[: facts.end]
 
 
-def read_upload(app: Flask, upload: IO[bytes]) -> tuple[Photo, list[Die]]:
-    """Read an uploaded photo within the app's photo slots; the evidence and the dice."""
+def read_upload(app: Flask, upload: IO[bytes], *, count: int | None = None) -> tuple[Photo, list[Die]]:
+    """Read an uploaded photo within the app's photo slots; the evidence and the dice
+    (`count`: the dice the throw must show, see `read_photo`)."""
     from dicecam.webapp.evidence import sniff_type
 
     slots = app.extensions["dicecam.photo_slots"]
@@ -165,7 +170,7 @@ def read_upload(app: Flask, upload: IO[bytes]) -> tuple[Photo, list[Die]]:
         except ImageError as exc:
             raise _refused(exc) from exc
         try:
-            reading = read_photo(app, image)
+            reading = read_photo(app, image, count=count)
         except RecognitionUnavailable as exc:
             raise Unavailable("err_no_model") from exc
         del image
