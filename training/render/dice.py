@@ -174,6 +174,8 @@ _COLOURS = {
     "red": (45, 35, 190), "green": (60, 140, 30), "blue": (170, 80, 25), "yellow": (40, 200, 230),
     "black": (30, 30, 30), "purple": (130, 40, 100), "orange": (30, 120, 235), "pink": (170, 120, 230),
     "teal": (140, 130, 20), "ivory": (200, 230, 240), "brown": (40, 70, 120), "grey": (130, 130, 130),
+    # pastels: a light die on a white tray is still a die (not a blank, not "not a die")
+    "light_blue": (235, 205, 150), "mint": (190, 230, 180), "lavender": (230, 190, 205), "peach": (170, 200, 250),
 }
 
 
@@ -202,7 +204,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         pip = jitter_color(rng, _BLACK, 0.3) if rng.random() < 0.85 else jitter_color(
             rng, ((120, 40, 20), _RED, (30, 90, 30))[rng.integers(3)], 0.2)
     elif kind == 1:  # coloured
-        name = ("red", "green", "blue", "yellow", "purple", "orange", "pink", "teal", "brown", "grey")[rng.integers(10)]
+        name = ("red", "green", "blue", "yellow", "purple", "orange", "pink", "teal", "brown", "grey",
+                "light_blue", "mint", "lavender", "peach")[rng.integers(14)]
         body = jitter_color(rng, _COLOURS[name], 0.15)
         light_body = body.mean() > 150
         pip = jitter_color(rng, _BLACK if light_body or rng.random() < 0.2 else _WHITE, 0.1)
