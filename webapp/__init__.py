@@ -95,9 +95,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     recognition.init_app(app)
     db.init_app(app)
 
-    from dicecam.webapp import api, pages
+    from dicecam.webapp import api, camera, pages
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(camera.bp)  # live camera frames (docs/LIVE.md)
     app.register_blueprint(pages.bp)
     errors.register(app)
     _register_hooks(app)

@@ -9,8 +9,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from helpers_webapp import SAMPLES, new_game, throw
+
+from dicecam.webapp import create_app
 
 SIX_DICE = "byler_d6/IMG_20191209_100248.jpg"  # 1 1 2 3 5 5
 FIVE_DICE = "byler_d6/IMG_20191209_100714.jpg"  # 2 2 3 3 3
@@ -64,3 +68,197 @@ def test_wuerfelpoker_reads_the_dice_still_in_play_after_a_set_aside(client):
     assert res.status_code == 201, res.json
     assert res.json["dice"] == reader_sees(SIX_DICE, 3)
     assert len(res.json["dice"]) == 3
+
+
+# --- issue 35: live frames --------------------------------------------------------------
+
+
+def jpeg_of(image: np.ndarray, quality: int = 70) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return buf.tobytes()
+
+
+def post_frame(client, gid: str, data: bytes, content_type: str = "image/jpeg", **headers):
+    return client.post(f"/api/games/{gid}/frames", data=data, content_type=content_type, headers=headers)
+
+
+def stored_rows(app) -> dict:
+    """Every row of every table, to prove a frame changes nothing."""
+    import sqlite3
+
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in tables}
+
+
+@pytest.mark.parametrize("variant, count", [("spiffel", 5), ("wuerfelpoker", 6)])
+def test_a_frame_is_read_with_the_expected_count_and_boxes_as_shares(client, variant, count):
+    gid = new_game(client, variant)["id"]
+    resp = post_frame(client, gid, photo_bytes(SIX_DICE))
+    assert resp.status_code == 200, resp.json
+    body = resp.json
+    assert body["expected"] == count and body["width"] == 640 and body["height"] == 640
+    want = reader_sees(SIX_DICE, count)
+    assert [d["value"] for d in body["dice"]] == [d["value"] for d in want]
+    for got, die in zip(body["dice"], want):
+        assert got["box"] == pytest.approx([v / 640 for v in die["box"]], abs=1e-4)
+        assert got["unsure"] == (die["confidence"] < 0.7)
+        assert got["guess"] == (die["confidence"] <= 0.5)
+    assert body["seen"] == sum(not d["guess"] for d in body["dice"])
+    assert body["read_ms"] > 0 and body["ms"] >= body["read_ms"]
+    assert resp.headers["Cache-Control"] == "no-store"
+
+
+def test_a_frame_and_a_photo_throw_of_the_same_picture_read_the_same_dice(client):
+    gid = new_game(client)["id"]
+    frame = post_frame(client, gid, photo_bytes(FIVE_DICE)).json
+    res = upload(client, gid, photo_bytes(FIVE_DICE)).json
+    assert [d["value"] for d in frame["dice"]] == [d["value"] for d in res["dice"]]
+    assert frame["dice"][0]["box"] == pytest.approx([v / res["width"] for v in res["dice"][0]["box"]], abs=1e-4)
+
+
+def test_a_frame_stores_nothing(client, app):
+    gid = new_game(client)["id"]
+    before_rows, before = stored_rows(app), client.get(f"/api/games/{gid}").json
+    for _ in range(3):
+        assert post_frame(client, gid, photo_bytes(FIVE_DICE)).status_code == 200
+    assert stored_rows(app) == before_rows
+    assert client.get(f"/api/games/{gid}").json == before
+    assert photo_files(app) == set()
+
+
+@pytest.mark.parametrize(
+    "data, content_type, status, code",
+    [
+        (b"this is not a photo", "image/jpeg", 400, "image"),
+        (b"", "image/jpeg", 400, "image"),
+        (b"%PDF-1.4\n" + b"0" * 500, "image/png", 400, "image"),
+        (b"\xff\xd8\xff", "text/plain", 415, "frame_type"),
+        (b'{"dice": [1, 2, 3, 4, 5]}', "application/json", 415, "frame_type"),
+    ],
+    ids=["text", "empty", "pdf", "text-plain", "json"],
+)
+def test_what_is_not_an_image_frame_is_refused(client, app, data, content_type, status, code):
+    gid = new_game(client)["id"]
+    before = stored_rows(app)
+    resp = post_frame(client, gid, data, content_type)
+    assert resp.status_code == status
+    assert resp.json["code"] == code and resp.json["error"]
+    assert stored_rows(app) == before
+
+
+def test_a_multipart_photo_posted_as_a_frame_is_refused(client):
+    gid = new_game(client)["id"]
+    resp = client.post(f"/api/games/{gid}/frames", data={"photo": (io.BytesIO(photo_bytes(FIVE_DICE)), "p.jpg")},
+                       content_type="multipart/form-data")
+    assert resp.status_code == 415
+
+
+def test_oversize_frames_are_refused_in_bytes_and_in_pixels(client):
+    from dicecam.webapp.camera import FRAME_MAX_BYTES
+
+    gid = new_game(client)["id"]
+    noise = np.random.default_rng(1).integers(0, 256, (1200, 1200, 3), np.uint8)
+    big = jpeg_of(noise, 95)
+    assert len(big) > FRAME_MAX_BYTES
+    resp = post_frame(client, gid, big)
+    assert resp.status_code == 413 and resp.json["code"] == "frame_too_large"
+
+    wide = jpeg_of(np.full((1000, 2000, 3), 90, np.uint8))
+    assert len(wide) < FRAME_MAX_BYTES
+    resp = post_frame(client, gid, wide)
+    assert resp.status_code == 413 and resp.json["code"] == "frame_pixels"
+
+
+def test_cross_site_frames_and_unknown_hosts_are_refused(client):
+    gid = new_game(client)["id"]
+    data = photo_bytes(FIVE_DICE)
+    resp = post_frame(client, gid, data, Origin="http://evil.example")
+    assert resp.status_code == 403 and resp.json["code"] == "cross_site"
+    resp = post_frame(client, gid, data, **{"Sec-Fetch-Site": "cross-site"})
+    assert resp.status_code == 403
+    resp = client.post(f"/api/games/{gid}/frames", data=data, content_type="image/jpeg",
+                       headers={"Host": "attacker.example"})
+    assert resp.status_code == 400 and resp.json["code"] == "host"
+    # The page's own origin is fine.
+    assert post_frame(client, gid, data, Origin="http://localhost").status_code == 200
+
+
+def test_frames_of_unknown_and_finished_games(client):
+    assert post_frame(client, "0" * 32, photo_bytes(FIVE_DICE)).status_code == 404
+    assert post_frame(client, "../etc", photo_bytes(FIVE_DICE)).status_code == 404
+    gid = new_game(client, "wuerfelpoker", target=100)["id"]
+    t = throw(client, gid, [1, 1, 5, 5, 3, 6])
+    client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "keep": [1, 1, 5, 5]})
+    client.post(f"/api/games/{gid}/entries", json={"bank": True})
+    assert client.get(f"/api/games/{gid}").json["finished"]
+    assert post_frame(client, gid, photo_bytes(FIVE_DICE)).status_code == 409
+
+
+def test_when_every_frame_slot_is_reading_a_frame_is_turned_away_at_once(tmp_path):
+    import threading
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False, "FRAME_SLOTS": 1})
+    client = app.test_client()
+    gid = new_game(client)["id"]
+    slots = app.extensions["dicecam.frame_slots"]
+    assert slots.acquire(blocking=False)  # another phone's frame is being read
+    answers: list = []
+    try:
+        # The slot is held until the answer comes: an endpoint that waited would never answer.
+        worker = threading.Thread(target=lambda: answers.append(post_frame(client, gid, photo_bytes(FIVE_DICE))))
+        worker.start()
+        worker.join(timeout=30)
+        assert not worker.is_alive(), "the frame waited for a slot instead of being turned away"
+    finally:
+        slots.release()
+    (resp,) = answers
+    assert resp.status_code == 503 and resp.json["code"] == "busy_frames"
+    assert resp.headers["Retry-After"]
+    # Photo throws have their own slots: live phones never hold up a throw.
+    assert slots.acquire(blocking=False)
+    try:
+        assert upload(client, gid, photo_bytes(FIVE_DICE)).status_code == 201
+    finally:
+        slots.release()
+
+
+def test_simultaneous_frames_never_read_more_than_the_slots_at_once(tmp_path):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from dicecam.webapp.recognition import get_reader
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False, "FRAME_SLOTS": 2})
+    gid = new_game(app.test_client())["id"]
+    reader = get_reader(app)
+    real_read, lock = reader.read, threading.Lock()
+    active, most = [0], [0]
+
+    def counting_read(image, **kw):
+        with lock:
+            active[0] += 1
+            most[0] = max(most[0], active[0])
+        try:
+            return real_read(image, **kw)
+        finally:
+            with lock:
+                active[0] -= 1
+
+    reader.read = counting_read
+    data = photo_bytes(FIVE_DICE)
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(lambda _: post_frame(app.test_client(), gid, data).status_code, range(24)))
+    assert set(codes) <= {200, 503} and 200 in codes
+    assert most[0] <= 2
+
+
+def test_without_a_model_a_frame_is_a_503(tmp_path):
+    empty = tmp_path / "no-models"
+    empty.mkdir()
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "MODELS_DIR": str(empty), "ADVICE": False})
+    client = app.test_client()
+    gid = new_game(client)["id"]
+    resp = post_frame(client, gid, photo_bytes(FIVE_DICE))
+    assert resp.status_code == 503 and resp.json["code"] == "no_model"

@@ -1,0 +1,162 @@
+"""Live camera frames (issue 35): a phone in live mode posts small frames, the server reads them.
+
+`POST /api/games/<id>/frames` takes one frame (a JPEG, PNG or WebP body, about 640 px
+on the long side) and answers the dice the shipped `DiceReader` finds in it, told how
+many the current throw must show (`expected_dice`): the same reading as a photo
+throw, so the live overlay and the throw that follows agree. Nothing is stored; the
+page decides when the scene has settled and then posts a full-size still as a normal
+photo throw (`POST /throws`).
+
+Frames are cheap but many (several phones, several a second each), so they are
+bounded apart from photo throws:
+
+- each frame by its bytes (`FRAME_MAX_BYTES`) and pixels (`FRAME_MAX_SIDE`);
+- all frames together by `FRAME_SLOTS` readings at once. A frame that finds every slot
+  taken is answered 503 at once, without waiting: a phone simply shows the next
+  frame, and a waiting queue would only make every overlay late. Photo throws have
+  their own slots, so live phones never hold up a throw.
+
+Access is checked as for every write (Host, Origin: `webapp.access`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import ClassVar
+
+from flask import Blueprint, Flask, current_app, jsonify, request
+
+from dicecam.vision.decode import ImageError, read_header
+from dicecam.webapp import games, parse
+from dicecam.webapp.db import game_cache, get_store
+from dicecam.webapp.errors import Busy, Conflict, NotFound, TooLarge, Unavailable, UnsupportedType
+from dicecam.webapp.recognition import ImageRefused, RecognitionUnavailable, decode, get_reader
+
+#: A 640 px JPEG at quality 0.7 is 30-80 KB; a 1280 px one well under this.
+FRAME_MAX_BYTES = 512 * 1024
+#: Frames are previews: at most this many pixels on either side (the page sends 640).
+FRAME_MAX_SIDE = 1280
+#: Frames read at once, over all phones: one per core of the 2-core laptop.
+FRAME_SLOTS = 2
+FRAME_TYPES = frozenset({"image/jpeg", "image/png", "image/webp"})
+
+bp = Blueprint("camera", __name__, url_prefix="/api")
+
+
+class FramesBusy(Busy):
+    """Every frame slot is reading: this frame is skipped, the phone sends its next one."""
+
+    headers: ClassVar[dict[str, str]] = {"Retry-After": "1"}
+
+    def __init__(self) -> None:
+        super().__init__("err_busy_frames")
+
+
+@bp.record_once
+def _setup(state) -> None:
+    app: Flask = state.app
+    app.config.setdefault("FRAME_SLOTS", FRAME_SLOTS)
+    app.config.setdefault("FRAME_MAX_BYTES", FRAME_MAX_BYTES)
+    app.config.setdefault("FRAME_MAX_SIDE", FRAME_MAX_SIDE)
+    app.extensions["dicecam.frame_slots"] = threading.BoundedSemaphore(app.config["FRAME_SLOTS"])
+
+
+@bp.url_value_preprocessor
+def _check_ids(endpoint: str | None, values: dict | None) -> None:
+    if values and "game_id" in values and not parse.valid_id(values["game_id"]):
+        raise NotFound("err_not_found")
+
+
+def _frame_bytes(limit: int) -> bytes:
+    """The request's body, refused unread when it says it is bigger than `limit`."""
+    if request.mimetype not in FRAME_TYPES:
+        raise UnsupportedType("err_frame_type")
+    if request.content_length is not None and request.content_length > limit:
+        raise TooLarge("err_frame_too_large", kb=limit // 1024)
+    data = request.stream.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge("err_frame_too_large", kb=limit // 1024)
+    return data
+
+
+def _checked(data: bytes, max_side: int) -> bytes:
+    """The frame's own bytes if its header shows a frame no bigger than `max_side`."""
+    if not data:
+        raise ImageRefused("err_image_empty")
+    try:
+        header = read_header(data)
+    except ImageError as exc:
+        raise ImageRefused(f"err_image_{exc.code}", reason=str(exc)) from exc
+    if max(header.width, header.height) > max_side:
+        raise TooLarge("err_frame_pixels", width=header.width, height=header.height, side=max_side)
+    return data
+
+
+def frame_json(dice: list[dict], width: int, height: int, low: float) -> list[dict]:
+    """The reader's dice with boxes as shares of the frame (0..1), and whether each is unsure.
+
+    `guess`: the reader gave it at most `ADDED_AT_MOST` confidence, so it was added to
+    reach the count or was nearly left out for another box: the page never takes a throw
+    by itself while one is there.
+    """
+    from dicecam.vision.reader import ADDED_AT_MOST
+
+    out = []
+    for d in dice:
+        x0, y0, x1, y1 = d["box"]
+        conf = float(d["confidence"])
+        out.append({
+            "value": int(d["value"]),
+            "box": [round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4)],
+            "confidence": round(conf, 3),
+            "unsure": conf < low,
+            "guess": conf <= ADDED_AT_MOST,
+        })
+    return out
+
+
+@bp.post("/games/<game_id>/frames")
+def read_frame(game_id: str):
+    """Read one live frame; nothing is stored. 503 at once when every frame slot is busy."""
+    start = time.perf_counter()
+    config = current_app.config
+    data = _frame_bytes(config["FRAME_MAX_BYTES"])
+    stored = games.load(get_store(), game_id, game_cache())
+    if stored.game.finished:
+        raise Conflict("err_finished")
+    expected = games.expected_dice(stored)
+    data = _checked(data, config["FRAME_MAX_SIDE"])
+
+    slots = current_app.extensions["dicecam.frame_slots"]
+    if not slots.acquire(blocking=False):
+        raise FramesBusy()
+    try:
+        try:
+            image = decode(data)
+        except ImageError as exc:
+            raise ImageRefused(f"err_image_{exc.code}", reason=str(exc)) from exc
+        try:
+            reader = get_reader(current_app)
+        except RecognitionUnavailable as exc:
+            raise Unavailable("err_no_model") from exc
+        read_start = time.perf_counter()
+        dice = reader.read(image, count=expected).to_list()
+        read_ms = (time.perf_counter() - read_start) * 1000
+    finally:
+        slots.release()
+
+    height, width = image.shape[:2]
+    found = frame_json(dice, width, height, float(reader.low_confidence))
+    resp = jsonify({
+        "dice": found,
+        "seen": sum(not d["guess"] for d in found),
+        "expected": expected,
+        "version": stored.version,
+        "width": int(width),
+        "height": int(height),
+        "read_ms": round(read_ms, 1),
+        "ms": round((time.perf_counter() - start) * 1000, 1),
+    })
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
