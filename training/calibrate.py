@@ -1,13 +1,15 @@
 """Fit the confidence cap (`vision.confidence`) for the networks in a models folder.
 
-    python -m dicecam.training.calibrate models/ [--scenes 2000] [--seeds 61,62]   # writes models/confidence.json
+    python -m dicecam.training.calibrate models/ [--scenes 2000] [--seeds 61,62] [--clutter 0.5]   # writes models/confidence.json
 
 Reads rendered throws (half as a phone held upright takes them, half turned any way,
 each from its own training seed) with the networks in the folder, uncapped, and fits by
 logistic regression whether each kept reading was right: its value matches the die it
 boxes. Side faces, parts of dice and boxes on the table are readings that were wrong;
 dice the renderer marks unreadable (cocked, hidden) are left out, as the benchmarks
-leave them out. Run it again whenever a network changes: the fit belongs to the pair.
+leave them out. `--clutter` puts that share of the throws on a cluttered game table, where
+the reader's own "not a die" probability tells a token from a die. Run it again whenever a
+network changes: the fit belongs to the pair.
 """
 
 from __future__ import annotations
@@ -58,14 +60,14 @@ def right_readings(found_boxes: np.ndarray, found_values: np.ndarray, boxes: np.
     return right, counts
 
 
-def collect(models: Path, *, scenes: int, seeds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def collect(models: Path, *, scenes: int, seeds: tuple[int, int], clutter: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Features (N, 4) and right/wrong of every counted reading on the rendered throws."""
     from dicecam.vision.reader import DiceReader
 
     reader = DiceReader(models, capped=False)
     xs, ys = [], []
     for upright, seed in zip((True, False), seeds):
-        draw = synth_scene_source(upright=upright)
+        draw = synth_scene_source(upright=upright, clutter=clutter)
         if draw is None:
             raise SystemExit("the renderer (training/synth.py) is not installed")
         rng = np.random.default_rng(seed)
@@ -75,7 +77,7 @@ def collect(models: Path, *, scenes: int, seeds: tuple[int, int]) -> tuple[np.nd
             seen = seen.take(seen.kept)
             readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
             right, counts = right_readings(seen.boxes, seen.values, s.boxes, s.values, readable)
-            xs.append(features(seen.held, seen.scores, seen.relative)[counts])
+            xs.append(features(seen.held, seen.scores, seen.relative, seen.not_a_die)[counts])
             ys.append(right[counts])
     return np.concatenate(xs), np.concatenate(ys)
 
@@ -92,15 +94,16 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("models", type=Path, nargs="?", default=Path("models"))
     p.add_argument("--scenes", type=int, default=2000, help="rendered throws, half upright, half turned any way")
     p.add_argument("--seeds", default="61,62", help="the upright and the turned throws' seeds")
+    p.add_argument("--clutter", type=float, default=0.0, help="share of throws on a cluttered game table")
     p.add_argument("--out", type=Path, help=f"where to write the fit (default: MODELS/{CONFIDENCE_FILE})")
     args = p.parse_args(argv)
     seeds = tuple(int(part) for part in args.seeds.split(","))
     if len(seeds) != 2:
         p.error("--seeds takes two integers: the upright and the turned throws' seeds")
-    x, right = collect(args.models, scenes=args.scenes, seeds=seeds)
+    x, right = collect(args.models, scenes=args.scenes, seeds=seeds, clutter=args.clutter)
     fit = ConfidenceFit(*fit_logistic(x, right).round(4).tolist())
     out = args.out or args.models / CONFIDENCE_FILE
-    out.write_text(fit.to_json(scenes=args.scenes, seeds=list(seeds), readings=len(right),
+    out.write_text(fit.to_json(scenes=args.scenes, seeds=list(seeds), clutter=args.clutter, readings=len(right),
                                right=int(right.sum()), networks=fingerprints(args.models),
                                made_by="python -m dicecam.training.calibrate"), encoding="utf-8")
     print(f"{len(right)} readings on {args.scenes} rendered throws, {int(right.sum())} right: {fit} -> {out}")

@@ -78,7 +78,7 @@ class Candidates:
         conf = (self.held * np.minimum(1.0, self.scores / FULL_PEAK)).astype(np.float32)
         if fit is None or not len(conf):
             return conf
-        return np.minimum(conf, fit.probability(self.held, self.scores, self.relative))
+        return np.minimum(conf, fit.probability(self.held, self.scores, self.relative, self.not_a_die))
 
     def likelihood(self, fit: ConfidenceFit | None = None) -> np.ndarray:
         """How likely each box is a die of the throw, read right: what a known count ranks by."""

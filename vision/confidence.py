@@ -39,33 +39,39 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-np.asarray(z, np.float64)))
 
 
-def features(held: np.ndarray, scores: np.ndarray, relative: np.ndarray) -> np.ndarray:
-    """The fit's inputs (N, 4): a constant, the reader's and the detector's log-odds, log relative size.
+def features(held: np.ndarray, scores: np.ndarray, relative: np.ndarray,
+             not_a_die: np.ndarray | None = None) -> np.ndarray:
+    """The fit's inputs (N, 5): a constant, the reader's and the detector's log-odds, log relative
+    size, and the log-odds that the box is a die at all (1 - the reader's "not a die"; 0 where not given).
 
     Sizes are clipped to 0.2-3 times the typical die, so one odd box cannot swing a reading.
     """
     held = np.asarray(held, np.float64).reshape(-1)
     size = np.log(np.clip(np.asarray(relative, np.float64).reshape(-1), 0.2, 3.0))
-    return np.stack([np.ones_like(held), _logit(held), _logit(np.reshape(scores, -1)), size], axis=1)
+    die = np.zeros_like(held) if not_a_die is None else _logit(1 - np.asarray(not_a_die, np.float64).reshape(-1))
+    return np.stack([np.ones_like(held), _logit(held), _logit(np.reshape(scores, -1)), size, die], axis=1)
 
 
 @dataclass(frozen=True)
 class ConfidenceFit:
-    """Weights of the logistic fit: P(right) = sigmoid(bias + reader*logit(p) + detector*logit(peak) + size*log(rel))."""
+    """Weights of the logistic fit: P(right) = sigmoid(bias + reader*logit(p) + detector*logit(peak)
+    + size*log(rel) + die*logit(1 - not_a_die)); a fit made before `die` existed has it 0."""
 
     bias: float
     reader: float
     detector: float
     size: float
+    die: float = 0.0
 
     @property
     def weights(self) -> np.ndarray:
         """The weights in the order of `features`' columns."""
-        return np.array([self.bias, self.reader, self.detector, self.size], np.float64)
+        return np.array([self.bias, self.reader, self.detector, self.size, self.die], np.float64)
 
-    def probability(self, held: np.ndarray, scores: np.ndarray, relative: np.ndarray) -> np.ndarray:
+    def probability(self, held: np.ndarray, scores: np.ndarray, relative: np.ndarray,
+                    not_a_die: np.ndarray | None = None) -> np.ndarray:
         """The chance that each reading is right, (N,) float32."""
-        return sigmoid(features(held, scores, relative) @ self.weights).astype(np.float32)
+        return sigmoid(features(held, scores, relative, not_a_die) @ self.weights).astype(np.float32)
 
     def to_json(self, **about: object) -> str:
         """The fit as the JSON file that ships in `models/` (with `about`: how it was made)."""
@@ -77,6 +83,7 @@ class ConfidenceFit:
         try:
             data = json.loads(text)
             values = {name: float(data[name]) for name in ("bias", "reader", "detector", "size")}
+            values["die"] = float(data.get("die", 0.0))
         except (ValueError, TypeError, KeyError) as exc:
             raise ConfidenceFileError(f"not a confidence fit ({exc})") from exc
         if not all(map(math.isfinite, values.values())):

@@ -114,3 +114,20 @@ def test_the_cap_changes_no_die_and_no_value_on_the_sample_photos(reader):
         np.testing.assert_array_equal(capped.boxes, uncapped.boxes)
         np.testing.assert_array_equal(capped.values, uncapped.values)
         assert np.all(capped.confidences <= uncapped.confidences)
+
+
+def test_a_fit_that_weighs_not_a_die_doubts_a_token_more_than_a_die():
+    fit = ConfidenceFit(0.0, 1.0, 1.0, 1.0, die=1.5)
+    die, token = fit.probability([0.95, 0.95], [0.8, 0.8], [1.0, 1.0], [0.01, 0.6])
+    assert token < die
+    # without the reader's verdict the fit has nothing to tell them apart by
+    same = fit.probability([0.95, 0.95], [0.8, 0.8], [1.0, 1.0])
+    assert same[0] == same[1]
+
+
+def test_a_fit_file_from_before_the_die_weight_reads_as_it_did():
+    old = '{"bias": -0.2, "reader": 0.8, "detector": 1.1, "size": 2.1}'
+    fit = ConfidenceFit.from_json(old)
+    assert fit.die == 0.0
+    held, scores, rel = [0.9, 0.6], [0.7, 0.4], [1.0, 0.7]
+    np.testing.assert_allclose(fit.probability(held, scores, rel, [0.5, 0.9]), fit.probability(held, scores, rel))
