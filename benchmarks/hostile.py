@@ -238,8 +238,8 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
 
     phone = jpeg_like_a_phone()
     worst_16 = png(7000, 7000, np.uint16)
-    bust_event = {"player": "A", "throw": [2, 3, 4, 6, 2, 3]}
-    bust = {"variant": "wuerfelpoker", "players": ["A"], "events": [bust_event] * 100_000}
+    busts = [{"player": p, "throw": [2, 3, 4, 6, 2, 3]} for _ in range(50_000) for p in ("A", "B")]
+    bust = {"variant": "wuerfelpoker", "players": ["A", "B"], "events": busts}
 
     def trickle_and_get(n: int) -> Answer:
         socks = []
@@ -310,8 +310,9 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
         return request(port, "POST", f"/api/games/{ref}/throws", body, {"Content-Type": ctype})
 
     def big_import() -> Answer:
-        events = [{"player": "A", "throw": [2, 3, 4, 6, 2, 3]}] * 20_000
-        answer = post_json(port, "/api/games/import", {"variant": "wuerfelpoker", "players": ["A"], "events": events})
+        events = [{"player": p, "throw": [2, 3, 4, 6, 2, 3]} for _ in range(10_000) for p in ("A", "B")]
+        body = {"variant": "wuerfelpoker", "players": ["A", "B"], "events": events}
+        answer = post_json(port, "/api/games/import", body)
         if answer.status == 201:
             gid = answer.json()["id"]
             answer.headers["get_s"] = max(request(port, "GET", f"/api/games/{gid}").seconds for _ in range(3))
