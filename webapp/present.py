@@ -1,56 +1,53 @@
-"""The JSON shapes the API answers with (and the page renders)."""
+"""The JSON shapes the API answers with (and the page draws): the game's state with the
+display facts a page needs to draw it without knowing any rule of the game."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
-from flask import url_for
+from flask import current_app, url_for
 
 from dicecam.webapp import games
-from dicecam.webapp import advice
-from dicecam.webapp.advice_json import bank_advice, review_json, throw_advice
+from dicecam.webapp.advice_json import bank_advice, review_json, throw_advice, unsure_positions
 from dicecam.webapp.games import Stored
+from dicecam.webapp.qr import game_url
+from dicecam.webapp.rows import ThrowRow
+from dicecam.webapp.store import Store
 
 
-def throw_urls(game_id: str, row: sqlite3.Row) -> dict:
-    if not row["photo_sha256"]:
+def throw_urls(game_id: str, row: ThrowRow) -> dict:
+    if not row.photo_sha256:
         return {"photo_url": None, "annotated_url": None}
     return {
-        "photo_url": url_for("api.throw_photo", game_id=game_id, throw_id=row["id"], kind="photo"),
-        "annotated_url": url_for(
-            "api.throw_photo", game_id=game_id, throw_id=row["id"], kind="annotated"
-        ),
+        "photo_url": url_for("api.throw_photo", game_id=game_id, throw_id=row.id, kind="photo"),
+        "annotated_url": url_for("api.throw_photo", game_id=game_id, throw_id=row.id, kind="annotated"),
     }
 
 
-def throw_json(stored: Stored, row: sqlite3.Row, lang: str, *, current: bool = False) -> dict:
+def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = False) -> dict:
     """A throw as the API shows it; `current` adds the options (and advice) for it."""
-    dice = json.loads(row["dice"])
     out = {
-        "throw_id": row["id"],
-        "seq": row["seq"],
-        "number": row["number"],
-        "player": row["player"],
-        "status": row["status"],
-        "source": row["source"],
-        "dice": dice,
-        "dice_read": json.loads(row["dice_read"]),
-        "corrections": json.loads(row["corrections"]),
-        "entry": json.loads(row["entry"]) if row["entry"] else None,
-        "history": json.loads(row["history"]),
-        "photo_sha256": row["photo_sha256"],
-        "annotated_sha256": row["annotated_sha256"],
-        "width": row["width"],
-        "height": row["height"],
-        "low_confidence": row["low_confidence"],
-        "read_ms": row["read_ms"],
-        "created": row["created"],
-        "created_by": row["created_by"],
+        "throw_id": row.id,
+        "seq": row.seq,
+        "number": row.number,
+        "player": row.player,
+        "status": row.status,
+        "source": row.source,
+        "dice": row.dice,
+        "dice_read": row.dice_read,
+        "corrections": row.corrections,
+        "entry": row.entry,
+        "history": row.history,
+        "photo_sha256": row.photo_sha256,
+        "annotated_sha256": row.annotated_sha256,
+        "width": row.width,
+        "height": row.height,
+        "low_confidence": row.low_confidence,
+        "read_ms": row.read_ms,
+        "created": row.created,
+        "created_by": row.created_by,
         **throw_urls(stored.id, row),
     }
     if current:
-        values = games.values_of(dice)
+        values = games.values_of(row.dice)
         need = games.expected_dice(stored)
         variant = stored.variant
         options = games.options_for(stored, values)
@@ -58,41 +55,106 @@ def throw_json(stored: Stored, row: sqlite3.Row, lang: str, *, current: bool = F
             if "box" in opt:
                 opt.setdefault("column", None)
                 opt["label"] = variant.label(opt["box"], lang)
+        weigh_options(stored, options)
         out["expected_dice"] = need
-        out["bust"] = variant.family == "push" and len(values) == need and not options
+        # Nothing to enter with the right dice: a bust (a sheet always offers a scratch).
+        out["bust"] = len(values) == need and not options
         if len(values) == need:
-            out.update(throw_advice(stored, values, row["number"], options))
+            out.update(throw_advice(stored, row.dice, row.number, options, row.low_confidence))
         else:
-            out.update(options=options, ranked_by="points", advice=None, advice_status="off", advice_exact=None)
+            out.update(options=options, ranked_by="points", advice=None, advice_status="off",
+                       advice_exact=None, unsure=unsure_positions(row.dice, row.low_confidence),
+                       advice_waits=False)
     return out
 
 
-def state_json(db: sqlite3.Connection, stored: Stored, lang: str) -> dict:
-    """The game state of the contract plus what a page needs to draw it."""
-    advice.warm(stored)  # the game is being shown: have its advice ready by the first throw
+def weigh_options(stored: Stored, options: list[dict]) -> None:
+    """Each box option's weighted points (Würfelspiel: points x the column's weight) and the
+    bonus it earns on top (`gain` beyond that), so the page can show "25 -> 75 · +35"."""
+    weights = {c.column: c.weight for c in stored.game.display().columns}
+    for opt in options:
+        if "box" in opt:
+            opt["weighted"] = opt["points"] * weights.get(opt["column"] or 1, 1)
+            opt["bonus"] = opt["gain"] - opt["weighted"]
+
+
+def state_json(store: Store, stored: Stored, lang: str) -> dict:
+    """The game state of the contract plus what a page needs to draw it.
+
+    `display` is the variant's display facts (`scoring.Variant.display`): the page draws
+    the sheet from them alone. `last_entry` says what the last event did
+    (`Game.describe`), for the undo question and for "another phone was faster".
+    Rendering starts no background work: advice already asked for is looked up.
+    """
     state = stored.game.state()
+    display = stored.game.display(lang).to_dict()
+    weigh_columns(state, display)
     variant = stored.variant
-    turn = games.throws_of_turn(db, stored)
-    row = games.open_throw(db, stored)
-    sheet_family = variant.family != "push"
+    turn = games.throws_of_turn(store, stored)
+    row = games.open_throw(store, stored)
+    push = display["family"] == "push"
     return {
         "id": stored.id,
         "version": stored.version,
         **state,
         "variant_name": variant.name(lang),
-        "family": variant.family,
+        "family": display["family"],
         "columns": variant.columns,
         "boxes": list(variant.boxes),
         "labels": {box: variant.label(box, lang) for box in variant.boxes},
         "dice_count": variant.dice_count,
         "expected_dice": games.expected_dice(stored, state),
         "throw_number": len(turn),
-        "max_throws": games.SHEET_THROWS if sheet_family else None,
+        "max_throws": display["throws_per_turn"],
         "throw": throw_json(stored, row, lang, current=True) if row is not None else None,
-        "bank_advice": bank_advice(stored) if not sheet_family and row is None and not state["finished"] else None,
+        "bank_advice": bank_advice(stored) if push and row is None and not state["finished"] else None,
         "review": review_json(stored, lang) if state["finished"] else None,
+        "display": display,
+        "last_entry": stored.game.describe(-1, lang) if stored.events else None,
+        "set_aside": set_aside(stored, lang) if push else [],
+        "links": links(stored.id),
         "can_undo": bool(stored.events),
         "events": len(stored.events),
         "created": stored.created,
         "updated": stored.updated,
     }
+
+
+def _route(path: str, **values: str) -> str | None:
+    """`path` with its values filled in, if the app serves it (None otherwise)."""
+    rule = next((r for r in current_app.url_map.iter_rules() if r.rule == path), None)
+    if rule is None:
+        return None
+    return url_for(rule.endpoint, **values)
+
+
+def links(game_id: str) -> dict:
+    """Where the page follows the game live, and the link (and its QR code) another phone
+    joins by."""
+    return {
+        "events": _route("/api/games/<game_id>/events", game_id=game_id),
+        "qr": _route("/games/<game_id>/qr.svg", game_id=game_id),
+        "game": game_url(game_id, current_app.config.get("PUBLIC_URL")),
+    }
+
+
+def weigh_columns(state: dict, display: dict) -> None:
+    """Each sheet column's weight and its total times the weight (Würfelspiel's x1/x2/x3),
+    so the page shows the weighted sums a player can add up by eye."""
+    weights = [c["weight"] for c in display["columns"]]
+    for sheet in state["sheet"].values():
+        for weight, column in zip(weights, sheet.get("columns", ())):
+            column["weight"] = weight
+            column["weighted"] = column["total"] * weight
+
+
+def set_aside(stored: Stored, lang: str) -> list[list[int]]:
+    """Würfelpoker: the dice the current player set aside this turn, one list per throw."""
+    game = stored.game
+    out: list[list[int]] = []
+    for index in range(len(stored.events) - 1, -1, -1):
+        recap = game.recap(index)
+        if recap.kind != "keep" or recap.player != game.current_player:
+            break
+        out.append(list(recap.keep))
+    return out[::-1]

@@ -22,8 +22,12 @@ POLL_LIMIT_S = 600  # a generous bound for a table build on a busy 2-core machin
 
 @pytest.fixture(scope="session")
 def advisor_cache(tmp_path_factory):
+    # One folder per session, shared with the browser suite's advice tests
+    # (tests/webapp/browser/conftest.py), so each table is built once.
     patch = pytest.MonkeyPatch()
-    patch.setenv("DICECAM_CACHE", str(tmp_path_factory.mktemp("advisor-cache")))
+    folder = tmp_path_factory.getbasetemp() / "advisor-cache"
+    folder.mkdir(exist_ok=True)
+    patch.setenv("DICECAM_CACHE", str(folder))
     yield
     patch.undo()
 
@@ -193,35 +197,3 @@ def test_review_after_a_finished_game_lists_the_costliest_choice(client):
 def test_no_review_while_the_game_runs(client):
     gid = new_game(client, "yahtzee")["id"]
     assert client.get(f"/api/games/{gid}").json["review"] is None
-
-
-@pytest.mark.browser
-def test_phone_shows_the_keep_hint_and_the_ranked_boxes(app, client, live_server, chromium):
-    """In Debian's chromium at phone size, German: the kept dice are marked and every box
-    shows its expected final score."""
-    from playwright.sync_api import sync_playwright
-
-    gid = new_game(client, "yahtzee")["id"]
-    throw(client, gid, [6, 1, 6, 2, 6])
-    t = poll(client, gid, advised)["throw"]
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"]
-    errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=args)
-        page = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE").new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{live_server}/g/{gid}")
-        marked = page.locator("#dice-strip .die.keep").evaluate_all("els => els.map(e => +e.dataset.index)")
-        assert marked == t["advice"]["best"]["positions"] == [0, 2, 4]
-        assert page.locator("#advice").inner_text().startswith("Tipp: diese Würfel liegen lassen")
-        assert page.locator("#options-title").inner_text() == "Oder jetzt eintragen"
-        first = page.locator("#options .option").first
-        assert first.get_attribute("data-box") == t["options"][0]["box"]
-        assert "Erwartung" in first.inner_text() and "Bestes" in first.inner_text()
-        second = page.locator("#options .option").nth(1).inner_text()
-        assert "−" in second and "," in second  # a loss, written the German way
-        first.click()
-        page.wait_for_function("() => document.querySelector('#current-player').textContent === 'Ben ist dran'")
-        browser.close()
-    assert errors == []

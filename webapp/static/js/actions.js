@@ -1,10 +1,13 @@
-/* What a player does to the game: each sends one request and draws the answer. */
+/* What a player does to the game: each sends one request, draws the answer and says
+ * in words what happened. */
 import {$} from './dom.js';
-import {T} from './i18n.js';
+import {T, fmt} from './i18n.js';
 import {request} from './api.js';
 import {apiBase, getState, setState, ui, who, refreshView} from './store.js';
 import {toast} from './feedback.js';
 import {shrink} from './photo.js';
+import {confirmDialog} from './dialogs.js';
+import {recapText} from './recap.js';
 
 const api = (method, path, body) => request(method, apiBase() + path, body);
 
@@ -13,11 +16,19 @@ function withBy(body) {
   return body;
 }
 
-/** Show what went wrong; when the game moved on elsewhere, show it as it is now. */
+/** Show what went wrong; when the game moved on elsewhere, show it as it is now and
+ * say what the other phone did. */
 export function fail(err) {
+  if (err.status === 409 && err.game) {
+    const before = getState();
+    setState(err.game);
+    const last = err.game.last_entry;
+    const moved = err.game.version !== before.version;
+    toast(moved && last ? fmt('conflict_by', {entry: recapText(err.game.display, last)}) : err.message, true);
+    return;
+  }
   toast(err.message, true);
-  if (err.game) setState(err.game);
-  else if (err.status === 409 || err.status === 404) reload();
+  if (err.status === 409 || err.status === 404) reload();
 }
 
 /** Fetch the game as it is now. */
@@ -39,9 +50,12 @@ export async function uploadPhoto(file) {
     const form = new FormData();
     form.append('photo', blob, 'photo.jpg');
     if (who()) form.append('by', who());
+    form.append('version', String(getState().version));
     if (ui.retake) form.append('retake', '1');
     const res = await api('POST', '/throws', form);
+    ui.busy = false;
     setState(res.state);
+    // The result's heading (whose throw) stays clear of the sticky bar: see scroll-margin-top.
     const result = $('result');
     if (result.scrollIntoView) result.scrollIntoView({behavior: 'smooth', block: 'start'});
   } catch (err) {
@@ -54,7 +68,8 @@ export async function uploadPhoto(file) {
 }
 
 export function sendThrow(values) {
-  return api('POST', '/throws', withBy({dice: values})).then((res) => setState(res.state)).catch(fail);
+  return api('POST', '/throws', withBy({dice: values, version: getState().version}))
+    .then((res) => setState(res.state)).catch(fail);
 }
 
 export function correct(dice) {
@@ -64,18 +79,40 @@ export function correct(dice) {
     .then((res) => setState(res.state)).catch(fail);
 }
 
+/** Make an entry (a box, a set-aside, a bank) and say what went in. */
 export function enter(body) {
   const state = getState();
   body.version = state.version;
   if (state.throw && !body.bank) body.throw_id = state.throw.throw_id;
   return api('POST', '/entries', withBy(body)).then((next) => {
     setState(next);
-    toast(T.saved);
+    toast(next.last_entry ? recapText(next.display, next.last_entry) : T.saved);
   }).catch(fail);
 }
 
-export function undo() {
-  if (!window.confirm(T.undo_confirm)) return;
-  api('POST', '/undo', withBy({version: getState().version})).then(setState).catch(fail);
+/** Take back the last entry, after saying which one. */
+export async function undo() {
+  const state = getState();
+  const what = state.last_entry ? recapText(state.display, state.last_entry) : '';
+  const ok = await confirmDialog({title: T.undo_confirm, body: what, ok: T.undo});
+  if (!ok) return;
+  try {
+    const next = await api('POST', '/undo', withBy({version: getState().version}));
+    setState(next);
+    toast(what ? fmt('undone_toast', {entry: what}) : T.undone);
+  } catch (err) {
+    fail(err);
+  }
 }
 
+/** Delete a finished game with its photos, after asking; back to the start page. */
+export async function deleteGame() {
+  const ok = await confirmDialog({title: T.delete_game, body: T.delete_confirm, ok: T.delete, danger: true});
+  if (!ok) return;
+  try {
+    await api('DELETE', '');
+    window.location.href = '/';
+  } catch (err) {
+    fail(err);
+  }
+}

@@ -2,10 +2,9 @@
 import {$, el, clear} from './dom.js';
 import {T, fmt, num} from './i18n.js';
 
-function isSheet(state) { return state.family !== 'push'; }
-
 export function renderBanner(state) {
   const box = clear($('banner'));
+  const d = state.display;
   if (state.finished) {
     const w = state.winner;
     const text = Array.isArray(w) ? fmt('tie', {players: w.join(', ')}) : fmt('winner', {player: w});
@@ -15,23 +14,24 @@ export function renderBanner(state) {
     const line = el('div', {className: 'banner-main'});
     line.appendChild(el('strong', {className: 'current-player', id: 'current-player'}, fmt('turn_of', {player: state.current_player})));
     let chip;
-    if (isSheet(state)) {
-      const n = state.throw ? state.throw_number : state.throw_number + 1;
-      chip = el('span', {className: 'pill', id: 'throw-pill'}, fmt('throw_n', {n: Math.min(n, state.max_throws), max: state.max_throws}));
+    if (d.throws_per_turn) {
+      const max = d.throws_per_turn;
+      const n = Math.min(state.throw ? state.throw_number : state.throw_number + 1, max);
+      chip = el('span', {className: 'pill', id: 'throw-pill'}, fmt('throw_n', {n, max}));
       const dots = el('span', {className: 'throw-dots', ariaHidden: 'true'});
-      for (let i = 1; i <= state.max_throws; i++) dots.appendChild(el('i', {className: i <= state.throw_number ? 'done' : ''}));
+      for (let i = 1; i <= max; i++) dots.appendChild(el('i', {className: i <= state.throw_number ? 'done' : ''}));
       chip.appendChild(dots);
     } else {
       const ts = state.turn_state || {};
-      chip = el('span', {className: 'pill', id: 'throw-pill'}, T.turn_total + ': ' + num(ts.turn_total) + ' · ' + ts.dice_left + ' ' + T.dice_left);
+      chip = el('span', {className: 'pill', id: 'throw-pill'}, T.turn_total + ': ' + num(ts.turn_total || 0));
     }
     line.appendChild(chip);
     box.appendChild(line);
   }
-  const board = el('div', {className: 'scoreboard'});
+  const board = el('div', {className: 'scoreboard', role: 'list', ariaLabel: T.scores});
   for (const p of state.players) {
     const isWinner = state.finished && (state.winner === p || (Array.isArray(state.winner) && state.winner.includes(p)));
-    board.appendChild(el('div', {className: 'score-chip' + (p === state.current_player ? ' active' : '') + (isWinner ? ' winner' : ''), dataset: {player: p}},
+    board.appendChild(el('div', {role: 'listitem', className: 'score-chip' + (p === state.current_player ? ' active' : '') + (isWinner ? ' winner' : ''), dataset: {player: p}},
       el('span', {className: 'score-name'}, p),
       el('span', {className: 'score-total'}, num(state.totals[p]))));
   }

@@ -3,41 +3,46 @@
 import {$} from './dom.js';
 import {T} from './i18n.js';
 import {getState, subscribe, ui, who, setWho} from './store.js';
-import {uploadPhoto, undo} from './actions.js';
+import {uploadPhoto, undo, deleteGame} from './actions.js';
 import {renderBanner} from './banner.js';
 import {renderThrowView} from './throw-view.js';
 import {renderAdvice, renderOptions} from './options.js';
 import {renderPushPanel} from './push-panel.js';
 import {renderSheet} from './sheet.js';
 import {renderReview} from './review.js';
-import {openManual, openPicker} from './dialogs.js';
+import {openManual, openPicker} from './dice-entry.js';
+import {openJoin} from './join.js';
 import {follow, pace} from './live.js';
 
-function isSheet(state) { return state.family !== 'push'; }
-
-function cameraText(state) {
-  if (state.finished) return T.finished;
-  if (isSheet(state) && state.throw_number >= state.max_throws && state.throw) return T.options;
-  return T.take_photo;
-}
-
-function canThrow(state) {
-  if (state.finished) return false;
-  if (isSheet(state)) return !(state.throw && state.throw_number >= state.max_throws);
-  return !state.throw;
+/** What the big button does now: take a photo, or (no throw left, or dice to set
+ * aside first) lead to the options below. */
+function nextStep(state) {
+  if (state.finished) return 'none';
+  const d = state.display;
+  if (!state.throw) return 'photo';
+  if (d.throws_per_turn) return state.throw_number >= d.throws_per_turn ? 'options' : 'photo';
+  return 'options';  // Würfelpoker: set dice aside before the next throw
 }
 
 function renderActions(state) {
   $('actions').hidden = state.finished;
-  const can = canThrow(state);
-  $('camera-label').classList.toggle('disabled', !can);
+  const step = nextStep(state);
+  const toOptions = step === 'options' && !ui.busy;
+  $('camera-label').hidden = toOptions;
+  $('next-step').hidden = !toOptions;
+  if (toOptions) {
+    const push = state.display.family === 'push';
+    $('next-step-text').textContent = push ? T.set_aside_first : T.score_now;
+    $('next-step-hint').textContent = push ? T.set_aside_first_hint : T.score_now_hint;
+  }
   $('camera-label').classList.toggle('busy', ui.busy);
   document.body.classList.toggle('is-busy', ui.busy);
-  $('photo-input').disabled = !can || ui.busy;
-  $('manual-btn').disabled = !can;
-  $('camera-text').textContent = ui.busy ? ui.busyText : cameraText(state);
+  $('photo-input').disabled = step !== 'photo' || ui.busy;
+  $('manual-btn').disabled = step !== 'photo' || ui.busy;
+  $('camera-text').textContent = ui.busy ? ui.busyText : T.take_photo;
   $('retake-btn').hidden = !(state.throw && state.throw.source === 'photo');
   $('undo-btn').disabled = !state.can_undo;
+  $('delete-btn').hidden = !state.finished;
 }
 
 function renderResult(state) {
@@ -75,7 +80,15 @@ $('retake-btn').addEventListener('click', () => {
   $('photo-input').disabled = false;
   $('photo-input').click();
 });
+$('next-step').addEventListener('click', () => {
+  const title = $('options-title');
+  title.scrollIntoView({behavior: 'smooth', block: 'start'});
+  const first = $('options').querySelector('button');
+  if (first) first.focus({preventScroll: true});
+});
 $('undo-btn').addEventListener('click', undo);
+$('delete-btn').addEventListener('click', deleteGame);
+$('join-btn').addEventListener('click', () => { $('menu').open = false; openJoin(); });
 
 function tapDie(ev) {
   const hit = ev.target.closest('[data-index]');
@@ -88,6 +101,10 @@ $('dice-strip').addEventListener('click', tapDie);
 const whoSelect = $('who');
 whoSelect.value = who();
 whoSelect.addEventListener('change', () => setWho(whoSelect.value));
+
+// The menu closes on Escape and on a tap elsewhere, like the dialogs.
+document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && $('menu').open) { $('menu').open = false; $('menu-btn').focus(); } });
+document.addEventListener('click', (ev) => { if ($('menu').open && !$('menu').contains(ev.target)) $('menu').open = false; });
 
 subscribe(render);
 render(getState());

@@ -3,9 +3,12 @@
  * asks every few seconds. Advice that is still being worked out is asked for again too,
  * since it arrives without a new version. */
 import {request} from './api.js';
+import {T} from './i18n.js';
+import {toast} from './feedback.js';
 import {apiBase, getState, setState, ui} from './store.js';
 
 const POLL_MS = 3000;
+const GONE = -1;  // the version the server announces for a deleted game
 const ADVICE_POLL_MS = 1500;
 const RETRY_STREAM_MS = 30000;
 
@@ -44,7 +47,13 @@ async function fetchState() {
   }
 }
 
+/** How this phone follows the game now, for anyone looking (data-live on <html>). */
+function mark() {
+  document.documentElement.dataset.live = streaming ? 'stream' : 'poll';
+}
+
 function schedule() {
+  mark();
   clearTimeout(pollTimer);
   const wait = advicePending(getState()) ? ADVICE_POLL_MS : (streaming ? null : POLL_MS);
   if (wait === null) return;
@@ -55,13 +64,16 @@ function schedule() {
 }
 
 function openStream() {
-  if (source || !window.EventSource || document.hidden) return;
-  source = new EventSource(apiBase() + '/events');
+  const url = getState().links && getState().links.events;
+  if (source || !url || !window.EventSource || document.hidden) return;
+  source = new EventSource(url);
   source.addEventListener('open', () => { streaming = true; schedule(); });
   source.addEventListener('version', (ev) => {
     let data = null;
     try { data = JSON.parse(ev.data); } catch (e) { return; }
-    if (data && data.version !== getState().version) fetchState();
+    if (!data) return;
+    if (data.version === GONE) { gone(); return; }
+    if (data.version !== getState().version) fetchState();
   });
   source.addEventListener('error', () => {
     streaming = false;
@@ -74,6 +86,13 @@ function openStream() {
       retryTimer = setTimeout(openStream, RETRY_STREAM_MS);
     }
   });
+}
+
+/** The game was deleted (on another phone): say so and go to the start page. */
+function gone() {
+  closeStream();
+  toast(T.game_deleted, true);
+  setTimeout(() => { window.location.href = '/'; }, 2500);
 }
 
 function closeStream() {

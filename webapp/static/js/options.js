@@ -1,46 +1,64 @@
-/* The advisor's tip and the list of entries the open throw allows. */
+/* The advisor's tip and the list of entries the open throw allows: boxes that score
+ * first (best first), then scratches, each labelled for what it is. */
 import {$, el, clear} from './dom.js';
-import {T, num} from './i18n.js';
+import {T, fmt, num, rounded} from './i18n.js';
 import {diceRow} from './dice.js';
 import {enter} from './actions.js';
+import {ui, tipWaits, refreshView} from './store.js';
+import {boxName} from './recap.js';
+import {advisorNote, advisorDone} from './advisor-note.js';
 
-function isSheet(state) { return state.family !== 'push'; }
+/** Würfelpoker counts in whole points, the sheet games' expectations to a tenth. */
+const digitsOf = (state) => (state.display.family === 'push' ? 0 : 1);
 
-/** Würfelpoker counts in whole points, the Kniffel family to a tenth. */
-function digits(state) { return isSheet(state) ? 1 : 0; }
-
-/** "Erwartung 231,4" (with "≈" where the advisor estimates), "· −3,2" against the best. */
-function evText(state, expected, loss, exact) {
-  const d = digits(state);
+/** "Erwartung 231,4" ("≈" where the advisor estimates) and "· −3,2" against `top`:
+ * the loss is the difference of the rounded values, so what is shown adds up. */
+function evText(state, expected, top, exact) {
+  const d = digitsOf(state);
   let text = T.expected + ' ' + (exact === false ? '≈' : '') + num(expected, d);
-  // A loss that rounds to nothing is a tie, not a loss.
-  if (loss && Number(loss.toFixed(d)) > 0) text += ' · −' + num(loss, d);
+  if (top !== null && top !== undefined) {
+    const loss = rounded(top, d) - rounded(expected, d);
+    if (rounded(loss, d) > 0) text += ' · −' + num(loss, d);
+  }
   return text;
 }
 
-function isStand(a, keep) { return keep.length === a.dice.length; }
+const isStand = (a, keep) => keep.length === a.dice.length;
+const waiting = (status) => status === 'pending' || status === 'building';
 
 export function renderAdvice(state) {
   const t = state.throw;
   const box = clear($('advice'));
   const a = t.advice;
-  const waiting = t.advice_status === 'pending' || t.advice_status === 'building';
-  box.classList.toggle('advice-pending', waiting);
-  if (waiting) {
+  const pending = waiting(t.advice_status);
+  box.classList.toggle('advice-pending', pending);
+  box.classList.remove('advice-wait');
+  if (pending) {
     box.hidden = false;
-    box.appendChild(el('span', null, t.advice_status === 'building' ? T.advice_building : T.advice_pending));
+    box.appendChild(el('span', null, advisorNote(t.advice_status)));
     return;
   }
+  advisorDone();
   if (!a || !a.best) { box.hidden = true; return; }
   box.hidden = false;
+  if (tipWaits(state)) {
+    // The best move would change if an unsure die showed another face: look first.
+    box.classList.add('advice-wait');
+    box.appendChild(el('p', {className: 'advice-wait-text'}, T.tip_waits));
+    box.appendChild(el('button', {type: 'button', className: 'btn btn-small', id: 'looked-btn',
+      onclick: () => { ui.looked.add(t.throw_id); refreshView(); }}, T.unsure_ok));
+    return;
+  }
   const best = a.best;
   const head = el('div', {className: 'advice-head'});
   if (a.stage === 'keep') {
     if (isStand(a, best.keep)) head.appendChild(el('span', null, T.keep_all_hint));
     else if (!best.keep.length) head.appendChild(el('span', null, T.reroll_all_hint));
-    else head.appendChild(el('span', null, T.keep_hint + ' ', diceRow(best.keep)));
+    else head.appendChild(el('span', null, T.keep_hint + ' ', diceRow(best.keep, fmt('dice_list', {dice: best.keep.join(' ')}))));
   } else if (a.stage === 'box') {
-    head.appendChild(el('span', null, T.advice + ': ' + (state.labels[best.box] || best.box) + (best.column ? ' ×' + best.column : '')));
+    const opt = t.options.find((o) => o.box === best.box && (o.column || null) === (best.column || null));
+    const name = boxName(state.display, opt ? opt.label : best.box, best.column);
+    head.appendChild(el('span', null, best.points === 0 ? fmt('scratch_tip', {box: name}) : fmt('box_tip', {box: name})));
   } else if (a.stage === 'push') {
     head.appendChild(el('span', null, T.advice + ': ', diceRow(best.keep), ' ' + (best.bank ? T.then_bank : T.then_again)));
   } else {
@@ -53,19 +71,78 @@ export function renderAdvice(state) {
     const list = el('ol', {className: 'alt-list'});
     for (const x of a.actions.slice(1, 7)) {
       const what = isStand(a, x.keep) ? el('span', null, T.keep_all) : (x.keep.length ? diceRow(x.keep) : el('span', null, T.reroll_all));
-      list.appendChild(el('li', {className: 'alt'}, what, el('span', {className: 'alt-ev'}, evText(state, x.expected, x.loss, a.exact))));
+      list.appendChild(el('li', {className: 'alt'}, what, el('span', {className: 'alt-ev'}, evText(state, x.expected, best.expected, a.exact))));
     }
     box.appendChild(el('details', {id: 'keep-alts', className: 'alt-fold'}, el('summary', null, T.keep_alternatives), list));
   }
 }
 
+/** Which option gets the tag, and what it says. */
+function marker(state) {
+  const t = state.throw;
+  const a = t.advice;
+  const keepStage = !!(a && a.stage === 'keep' && a.best && !isStand(a, a.best.keep));
+  if (t.ranked_by === 'advice') {
+    if (tipWaits(state)) return {pick: () => false, text: ''};
+    return {pick: (o) => o.advised, text: keepStage ? T.best_box : T.advice};
+  }
+  // Ranked by points only (no advisor): the first box that scores has the most points.
+  const first = t.options.find((o) => o.points > 0 || o.keep);
+  return {pick: (o) => o === first, text: T.most_points};
+}
+
+function sheetOption(state, o, mark, expectedTop) {
+  const t = state.throw;
+  const d = state.display;
+  const marked = mark.pick(o);
+  const weighted = o.weighted !== undefined && o.weighted !== o.points;
+  const ev = t.ranked_by === 'advice' && o.expected !== null && o.expected !== undefined
+    ? el('span', {className: 'option-ev', title: t.advice_exact === false ? T.estimate : ''},
+      el('span', {className: 'nowrap'}, evText(state, o.expected, expectedTop, t.advice_exact)))
+    : null;
+  return el('button', {type: 'button', className: 'option' + (marked ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
+    dataset: {box: o.box, column: o.column === null ? '' : String(o.column), points: String(o.points)},
+    onclick: () => enter({box: o.box, column: o.column})},
+  el('span', {className: 'option-main'},
+    el('span', {className: 'option-top'},
+      el('span', {className: 'option-label'}, boxName(d, o.label, o.column)),
+      o.joker ? el('span', {className: 'tag tag-joker'}, T.joker) : null,
+      o.bonus > 0 ? el('span', {className: 'tag tag-bonus'}, fmt('bonus_tag', {points: num(o.bonus)})) : null,
+      marked ? el('span', {className: 'tag tag-best'}, mark.text) : null,
+      o.points === 0 ? el('span', {className: 'tag tag-scratch'}, T.scratch) : null),
+    ev),
+  el('span', {className: 'option-points', ariaLabel: weighted ? fmt('points_weighted', {points: num(o.points), weighted: num(o.weighted)}) : fmt('points_n', {points: num(o.points)})},
+    num(o.points),
+    weighted ? el('span', {className: 'option-weighted'}, ' → ' + num(o.weighted)) : null));
+}
+
+function pushOption(state, o, mark, expectedTop) {
+  const t = state.throw;
+  const marked = mark.pick(o);
+  const ev = t.ranked_by === 'advice' && o.expected !== null && o.expected !== undefined
+    // Parts that wrap as wholes: "dann weiterwürfeln ·" / "Erwartung 397 · −653".
+    ? el('span', {className: 'option-ev', title: t.advice_exact === false ? T.estimate : ''},
+      el('span', {className: 'nowrap'}, (o.bank ? T.then_bank : T.then_again) + ' ·'), ' ',
+      el('span', {className: 'nowrap'}, evText(state, o.expected, expectedTop, t.advice_exact)))
+    : null;
+  return el('button', {type: 'button', className: 'option' + (marked ? ' best' : ''), dataset: {keep: o.keep.join(',')},
+    onclick: () => enter({keep: o.keep})},
+  el('span', {className: 'option-main'},
+    el('span', {className: 'option-top'},
+      diceRow(o.keep, fmt('set_aside_dice', {dice: o.keep.join(' ')})),
+      o.hot_dice ? el('span', {className: 'tag tag-joker'}, T.hot_dice_tag) : null,
+      el('span', {className: 'option-label muted'}, '→ ' + num(o.turn_total)),
+      marked ? el('span', {className: 'tag tag-best'}, mark.text) : null),
+    ev),
+  el('span', {className: 'option-points'}, '+' + num(o.points)));
+}
+
 export function renderOptions(state) {
   const t = state.throw;
-  const sheet = isSheet(state);
+  const sheet = state.display.family !== 'push';
   const list = clear($('options'));
   const a = t.advice;
   const keepStage = !!(a && a.stage === 'keep' && a.best && !isStand(a, a.best.keep));
-  const byAdvice = t.ranked_by === 'advice';
   $('options-title').textContent = sheet ? (keepStage ? T.options_now : T.options) : T.options_push;
   $('options-title').hidden = !t.options.length && !t.bust;
   if (!sheet && t.bust) {
@@ -74,55 +151,24 @@ export function renderOptions(state) {
       el('button', {type: 'button', className: 'btn btn-danger btn-big', id: 'bust-btn', onclick: () => enter({keep: []})}, T.bust_ok)));
     return;
   }
-  let scratch = null;
-  t.options.forEach((o, i) => {
-    let btn;
-    const marked = byAdvice ? o.advised : (i === 0 && (!sheet || o.points > 0));
-    // After throw 1 or 2 the tip is the keep above; the best box is only the best box.
-    const bestTag = marked ? el('span', {className: 'tag tag-best'}, byAdvice && !keepStage ? T.advice : T.best) : null;
-    let ev = null;
-    if (byAdvice && o.expected !== null && o.expected !== undefined) {
-      // Parts that wrap as wholes: "dann weiterwürfeln ·" / "Erwartung 397 · −653".
-      ev = el('span', {className: 'option-ev', title: t.advice_exact === false ? T.estimate : ''},
-        sheet ? null : el('span', {className: 'nowrap'}, (o.bank ? T.then_bank : T.then_again) + ' ·'),
-        sheet ? null : ' ',
-        el('span', {className: 'nowrap'}, evText(state, o.expected, o.loss, t.advice_exact)));
-    }
-    if (sheet) {
-      btn = el('button', {type: 'button', className: 'option' + (marked ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
-        dataset: {box: o.box, column: o.column === null ? '' : String(o.column)},
-        onclick: () => enter({box: o.box, column: o.column})},
-        el('span', {className: 'option-main'},
-          el('span', {className: 'option-top'},
-            el('span', {className: 'option-label'}, o.label),
-            o.column ? el('span', {className: 'tag'}, '×' + o.column) : null,
-            o.joker ? el('span', {className: 'tag tag-joker'}, T.joker) : null,
-            bestTag,
-            o.points === 0 ? el('span', {className: 'tag tag-muted'}, T.scratch) : null),
-          ev),
-        el('span', {className: 'option-points'}, String(o.points)));
-    } else {
-      btn = el('button', {type: 'button', className: 'option' + (marked ? ' best' : ''), dataset: {keep: o.keep.join(',')},
-        onclick: () => enter({keep: o.keep})},
-        el('span', {className: 'option-main'},
-          el('span', {className: 'option-top'},
-            diceRow(o.keep),
-            o.hot_dice ? el('span', {className: 'tag tag-joker'}, T.hot_dice_tag) : null,
-            el('span', {className: 'option-label muted'}, '→ ' + num(o.turn_total)),
-            bestTag),
-          ev),
-        el('span', {className: 'option-points'}, '+' + num(o.points)));
-    }
-    // Scratch options (0 points) go into a fold below the ones that score.
-    if (sheet && o.points === 0 && !marked) {
-      if (!scratch) {
-        scratch = el('ol', {className: 'options'});
-        list.appendChild(el('li', {className: 'scratch-fold'},
-          el('details', {id: 'scratch-fold'}, el('summary', null, T.scratch_fold), scratch)));
-      }
-      scratch.appendChild(el('li', null, btn));
-    } else {
-      list.appendChild(el('li', null, btn));
-    }
-  });
+  const mark = marker(state);
+  const known = t.options.map((o) => o.expected).filter((x) => x !== null && x !== undefined);
+  const top = known.length ? Math.max(...known) : null;
+  if (!sheet) {
+    for (const o of t.options) list.appendChild(el('li', null, pushOption(state, o, mark, top)));
+    return;
+  }
+  // Boxes that score first, then the scratches in a fold of their own, each in the
+  // advisor's order (or by points): a scoring box never hides among the scratches.
+  const scoring = t.options.filter((o) => o.points > 0);
+  const scratches = t.options.filter((o) => o.points === 0);
+  for (const o of scoring) list.appendChild(el('li', null, sheetOption(state, o, mark, top)));
+  if (scratches.length) {
+    const inner = el('ol', {className: 'options'});
+    for (const o of scratches) inner.appendChild(el('li', null, sheetOption(state, o, mark, top)));
+    const fold = el('details', {id: 'scratch-fold'}, el('summary', null, fmt('scratch_fold_n', {n: scratches.length})), inner);
+    // The advisor's pick is never folded away; nor are scratches when nothing scores.
+    fold.open = scratches.some((o) => mark.pick(o)) || !scoring.length;
+    list.appendChild(el('li', {className: 'scratch-fold'}, fold));
+  }
 }

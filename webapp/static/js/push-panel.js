@@ -1,21 +1,30 @@
-/* Würfelpoker between throws: the turn's points so far, bank or throw on. */
+/* Würfelpoker between throws: the dice set aside this turn, the turn's points so far,
+ * and bank or throw on. */
 import {$, el, clear} from './dom.js';
 import {T, fmt, num} from './i18n.js';
+import {diceRow} from './dice.js';
 import {enter} from './actions.js';
+import {advisorNote} from './advisor-note.js';
 
 export function renderPushPanel(state) {
   const panel = $('push-panel');
-  if (state.family !== 'push' || state.finished) { panel.hidden = true; return; }
-  const ts = state.turn_state || {turn_total: 0, dice_left: 6, hot_dice: false};
+  if (state.display.family !== 'push' || state.finished) { panel.hidden = true; return; }
+  const ts = state.turn_state || {turn_total: 0, dice_left: state.display.dice_per_throw, hot_dice: false};
   panel.hidden = false;
   clear(panel);
   panel.appendChild(el('div', {className: 'push-total'},
     el('span', {className: 'muted'}, T.turn_total),
     el('strong', {id: 'turn-total'}, num(ts.turn_total)),
-    el('span', {className: 'muted'}, ts.dice_left + ' ' + T.dice_left)));
+    el('span', {className: 'muted'}, fmt('dice_left_n', {n: ts.dice_left}))));
+  const aside = state.set_aside || [];
+  if (aside.length) {
+    const row = el('div', {className: 'set-aside', id: 'set-aside'}, el('span', {className: 'muted small'}, T.set_aside_now));
+    for (const keep of aside) row.appendChild(diceRow(keep, fmt('set_aside_dice', {dice: keep.join(' ')})));
+    panel.appendChild(row);
+  }
   if (ts.hot_dice) panel.appendChild(el('p', {className: 'hot'}, T.hot_dice));
   const row = el('div', {className: 'action-row'});
-  const bank = el('button', {type: 'button', className: 'btn btn-primary', id: 'bank-btn', onclick: () => enter({bank: true})}, T.bank + ' (' + num(ts.turn_total) + ')');
+  const bank = el('button', {type: 'button', className: 'btn btn-primary', id: 'bank-btn', onclick: () => enter({bank: true})}, fmt('bank_n', {points: num(ts.turn_total)}));
   bank.disabled = !(ts.turn_total > 0) || !!state.throw;
   const again = el('button', {type: 'button', className: 'btn', id: 'again-btn', onclick: () => $('photo-input').click()}, T.throw_again);
   again.disabled = !!state.throw || !(ts.turn_total > 0);
@@ -28,6 +37,6 @@ export function renderPushPanel(state) {
     const words = {bank: num(hint.expected_bank), again: num(hint.expected_again)};
     panel.appendChild(el('p', {className: 'advice', id: 'bank-advice'}, fmt(hint.bank ? 'bank_tip' : 'again_tip', words)));
   } else if (hint && !state.throw) {
-    panel.appendChild(el('p', {className: 'advice advice-pending'}, hint.status === 'building' ? T.advice_building : T.advice_pending));
+    panel.appendChild(el('p', {className: 'advice advice-pending'}, advisorNote(hint.status)));
   }
 }

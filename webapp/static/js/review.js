@@ -2,6 +2,8 @@
 import {$, el, clear} from './dom.js';
 import {T, fmt, num} from './i18n.js';
 import {diceRow} from './dice.js';
+import {boxName} from './recap.js';
+import {advisorNote} from './advisor-note.js';
 
 export function renderReview(state) {
   const box = clear($('review'));
@@ -9,9 +11,9 @@ export function renderReview(state) {
   box.hidden = !r;
   if (!r) return;
   box.appendChild(el('h2', null, T.review_title));
-  if (r.status !== 'ready') { box.appendChild(el('p', {className: 'muted'}, T.review_pending)); return; }
+  if (r.status !== 'ready') { box.appendChild(el('p', {className: 'muted'}, r.status === 'building' ? advisorNote('building') : T.review_pending)); return; }
   box.appendChild(el('p', {className: 'muted small'}, T.review_intro));
-  const named = (x) => (state.labels[x.box] || x.label) + (x.column ? ' ×' + x.column : '') + ' (' + x.points + ')';
+  const named = (x) => boxName(state.display, x.label, x.column) + ' (' + num(x.points) + ')';
   for (const p of state.players) {
     const turns = r.players[p] || [];
     box.appendChild(el('h3', {className: 'review-player'}, p));

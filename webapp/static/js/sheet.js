@@ -1,42 +1,86 @@
-/* The score sheet: boxes by column and player (Kniffel family), or turns (Würfelpoker). */
+/* The score sheet, drawn from the state's display facts (no rule of any game here):
+ * boxes by column and player for the sheet games, turns for Würfelpoker. Where a
+ * player's sheet has several columns, one player is shown at a time (whose turn it is,
+ * unless a tab picks another), so it fits a phone. */
 import {$, el, clear} from './dom.js';
-import {T, num} from './i18n.js';
+import {T, fmt, num} from './i18n.js';
 import {enter} from './actions.js';
+import {confirmDialog} from './dialogs.js';
+import {ui, refreshView, tipWaits} from './store.js';
+import {boxName} from './recap.js';
 
-const UPPER = ['ones', 'twos', 'threes', 'fours', 'fives', 'sixes'];
-
-function cellText(state, value) {
-  if (value === null || value === undefined) return '';
-  if (value === 0 && state.variant === 'spiffel') return 'XXX';
-  return num(value);
+/** The players whose sheet is shown. */
+function shownPlayers(state) {
+  const d = state.display;
+  if (d.columns.length < 2 || state.players.length < 2) return state.players;
+  // A new turn, or a new throw to enter, shows the current player's sheet again.
+  const throwId = state.throw ? state.throw.throw_id : null;
+  if (ui.sheetTurnOf !== state.current_player || ui.sheetThrow !== throwId) ui.sheetPlayer = null;
+  const chosen = ui.sheetPlayer && state.players.includes(ui.sheetPlayer) ? ui.sheetPlayer : null;
+  return [chosen || state.current_player || state.players[0]];
 }
 
-export function renderSheet(state) {
-  const table = clear($('sheet'));
-  if (state.family === 'push') return renderPushSheet(state, table);
-  const cols = state.columns;
-  const preview = {};
-  let bestKey = null;
-  if (state.throw && !state.finished) {
-    state.throw.options.forEach((o, i) => {
-      const key = o.box + ':' + (o.column || 1);
-      preview[key] = o;
-      if (i === 0) bestKey = key;
-    });
-  }
-  const cur = (p) => (p === state.current_player ? 'current' : '');
-  const thead = el('thead');
-  const head = el('tr', null, el('th', {scope: 'col', className: 'corner'}, ''));
+function renderTabs(state, shown) {
+  const tabs = clear($('sheet-tabs'));
+  const one = shown.length === 1 && state.players.length > 1;
+  tabs.hidden = !one;
+  if (!one) return;
   for (const p of state.players) {
-    const th = el('th', {scope: 'col', className: 'player-head ' + cur(p)}, p);
+    const selected = p === shown[0];
+    tabs.appendChild(el('button', {type: 'button', role: 'tab', ariaSelected: String(selected),
+      className: 'sheet-tab' + (selected ? ' selected' : '') + (p === state.current_player ? ' current' : ''),
+      dataset: {player: p},
+      onclick: () => {
+        ui.sheetPlayer = p === state.current_player ? null : p;
+        ui.sheetTurnOf = state.current_player;
+        ui.sheetThrow = state.throw ? state.throw.throw_id : null;
+        refreshView();
+      }},
+    el('span', {className: 'sheet-tab-name'}, p),
+    el('span', {className: 'sheet-tab-total'}, num(state.totals[p]))));
+  }
+}
+
+/** The cells the current player may fill now: their option by "box:column". */
+function previews(state) {
+  const out = {};
+  if (!state.throw || state.finished) return out;
+  for (const o of state.throw.options) out[o.box + ':' + (o.column || 1)] = o;
+  return out;
+}
+
+async function pickCell(state, o) {
+  // One tap enters a box; a scratch (0 points) asks first, it cannot be earned back.
+  if (o.points === 0) {
+    const box = boxName(state.display, o.label, o.column);
+    const ok = await confirmDialog({title: fmt('scratch_confirm', {box}), ok: T.scratch_ok, danger: true});
+    if (!ok) return;
+  }
+  enter({box: o.box, column: o.column});
+}
+
+function renderBoxSheet(state, table) {
+  const d = state.display;
+  const cols = d.columns.length || 1;
+  const shown = shownPlayers(state);
+  renderTabs(state, shown);
+  table.classList.toggle('one-player', shown.length === 1 && state.players.length > 1);
+  const preview = previews(state);
+  const waits = tipWaits(state);
+  const cur = (p) => (p === state.current_player ? 'current' : '');
+
+  const thead = el('thead');
+  const head = el('tr', null, el('th', {scope: 'col', className: 'corner'}, el('span', {className: 'visually-hidden'}, T.box)));
+  for (const p of shown) {
+    const th = el('th', {scope: 'colgroup', className: 'player-head ' + cur(p)}, p);
     th.colSpan = cols;
     head.appendChild(th);
   }
   thead.appendChild(head);
   if (cols > 1) {
     const sub = el('tr', {className: 'col-head'}, el('th', {className: 'corner'}, ''));
-    for (const p of state.players) {
-      for (let c = 1; c <= cols; c++) sub.appendChild(el('th', {className: cur(p)}, '×' + c));
+    for (const p of shown) {
+      for (const c of d.columns) sub.appendChild(el('th', {scope: 'col', className: cur(p)}, c.label));
     }
     thead.appendChild(sub);
   }
@@ -44,19 +88,22 @@ export function renderSheet(state) {
   const body = el('tbody');
 
   function boxRow(box) {
-    const tr = el('tr', {className: 'box-row'}, el('th', {scope: 'row'}, state.labels[box]));
-    for (const p of state.players) {
+    const tr = el('tr', {className: 'box-row', dataset: {box: box.box}}, el('th', {scope: 'row'}, box.label));
+    for (const p of shown) {
       state.sheet[p].columns.forEach((col, ci) => {
-        const v = col.boxes[box];
+        const v = col.boxes[box.box];
         const td = el('td', {className: cur(p)});
-        const key = box + ':' + (ci + 1);
-        if (v === null && p === state.current_player && preview[key]) {
-          const o = preview[key];
-          td.appendChild(el('button', {type: 'button', className: 'cell-pick' + (key === bestKey ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
-            ariaLabel: state.labels[box] + ' ' + o.points, dataset: {box, column: cols > 1 ? String(ci + 1) : ''},
-            onclick: () => enter({box, column: o.column})}, String(o.points)));
-        } else {
-          td.textContent = cellText(state, v);
+        const o = p === state.current_player && v === null ? preview[box.box + ':' + (ci + 1)] : null;
+        if (o) {
+          const name = boxName(d, box.label, o.column);
+          const best = o.advised && !waits;
+          td.appendChild(el('button', {type: 'button',
+            className: 'cell-pick' + (best ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
+            ariaLabel: o.points === 0 ? fmt('scratch_cell', {box: name}) : fmt('enter_cell', {box: name, points: num(o.points)}),
+            dataset: {box: box.box, column: o.column === null ? '' : String(o.column), points: String(o.points)},
+            onclick: () => pickCell(state, o)}, num(o.points)));
+        } else if (v !== null && v !== undefined) {
+          td.textContent = v === 0 && d.scratch_mark ? d.scratch_mark : num(v);
           if (v === 0) td.classList.add('zero');
         }
         tr.appendChild(td);
@@ -67,48 +114,49 @@ export function renderSheet(state) {
 
   function sumRow(label, pick, cls) {
     const tr = el('tr', {className: 'sum-row ' + (cls || '')}, el('th', {scope: 'row'}, label));
-    for (const p of state.players) {
+    for (const p of shown) {
       for (const col of state.sheet[p].columns) {
-        const v = pick(col, p);
+        const v = pick(col);
         tr.appendChild(el('td', {className: cur(p) + (cls === 'bonus-row' && v > 0 ? ' earned' : '')}, num(v)));
       }
     }
     body.appendChild(tr);
   }
 
-  state.boxes.filter((b) => UPPER.includes(b)).forEach(boxRow);
-  sumRow(T.upper, (c) => c.upper);
-  sumRow(T.bonus + ' (+35)', (c) => c.bonus, 'bonus-row');
-  state.boxes.filter((b) => !UPPER.includes(b)).forEach(boxRow);
-  sumRow(T.lower, (c) => c.lower);
-  const anyExtra = state.players.some((p) => state.sheet[p].extra_bonus > 0);
-  if (anyExtra) {
-    const tr = el('tr', {className: 'sum-row bonus-row'}, el('th', {scope: 'row'}, T.extra_bonus));
-    for (const p of state.players) {
-      const td = el('td', {className: cur(p) + (state.sheet[p].extra_bonus ? ' earned' : '')}, num(state.sheet[p].extra_bonus));
+  function playerRow(label, pick, cls, data) {
+    const tr = el('tr', {className: 'sum-row ' + cls}, el('th', {scope: 'row'}, label));
+    for (const p of shown) {
+      const v = pick(p);
+      const td = el('td', {className: cur(p) + (cls.includes('bonus-row') && v > 0 ? ' earned' : ''), dataset: data ? data(p) : undefined}, num(v));
       td.colSpan = cols;
       tr.appendChild(td);
     }
     body.appendChild(tr);
   }
-  sumRow(T.total, (c) => c.total, cols > 1 ? 'col-total' : 'total-row');
-  if (cols > 1 || anyExtra) {
-    const gt = el('tr', {className: 'sum-row total-row'}, el('th', {scope: 'row'}, T.grand_total));
-    for (const p of state.players) {
-      const td = el('td', {className: cur(p), dataset: {total: p}}, num(state.totals[p]));
-      td.colSpan = cols;
-      gt.appendChild(td);
-    }
-    body.appendChild(gt);
+
+  d.boxes.filter((b) => b.section === 'upper').forEach(boxRow);
+  sumRow(T.upper, (c) => c.upper);
+  if (d.upper_bonus) sumRow(d.upper_bonus.label, (c) => c.bonus, 'bonus-row');
+  d.boxes.filter((b) => b.section !== 'upper').forEach(boxRow);
+  sumRow(T.lower, (c) => c.lower);
+  if (cols > 1) {
+    sumRow(T.total, (c) => c.total, 'col-total');
+    // Würfelspiel: each column's sum times its weight, so the total can be checked by eye.
+    sumRow(T.weighted, (c) => c.weighted, 'weighted-row');
+  } else if (d.extra_bonus) {
+    sumRow(T.total, (c) => c.total, 'col-total');
   }
+  if (d.extra_bonus) playerRow(d.extra_bonus.label, (p) => state.sheet[p].extra_bonus, 'bonus-row extra-row');
+  playerRow(T.grand_total, (p) => state.totals[p], 'total-row', (p) => ({total: p}));
   table.appendChild(body);
 }
 
 function renderPushSheet(state, table) {
-  const target = state.options.target;
+  $('sheet-tabs').hidden = true;
+  const target = state.display.push.target;
   const cur = (p) => (p === state.current_player ? 'current' : '');
   const thead = el('thead');
-  const head = el('tr', null, el('th', {className: 'corner'}, ''));
+  const head = el('tr', null, el('th', {className: 'corner'}, el('span', {className: 'visually-hidden'}, T.turns)));
   for (const p of state.players) head.appendChild(el('th', {scope: 'col', className: 'player-head ' + cur(p)}, p));
   thead.appendChild(head);
   table.appendChild(thead);
@@ -127,11 +175,29 @@ function renderPushSheet(state, table) {
   for (const p of state.players) {
     const score = state.sheet[p].score;
     total.appendChild(el('td', {className: cur(p), dataset: {total: p}}, num(score)));
-    const bar = el('div', {className: 'progress'}, el('i'));
-    bar.firstChild.style.width = Math.min(100, 100 * score / target) + '%';
+    const share = Math.min(100, Math.round(100 * score / target));
+    const bar = el('div', {className: 'progress', role: 'img', ariaLabel: fmt('to_target', {n: num(Math.max(0, target - score)), target: num(target)})}, el('i'));
+    bar.firstChild.style.width = share + '%';
     togo.appendChild(el('td', {className: cur(p)}, bar));
   }
   body.appendChild(total);
   body.appendChild(togo);
   table.appendChild(body);
 }
+
+/** Shadows at the sheet's edges say there is more to scroll to. */
+function markScroll() {
+  const box = $('sheet-scroll');
+  box.classList.toggle('more-left', box.scrollLeft > 2);
+  box.classList.toggle('more-right', box.scrollLeft + box.clientWidth < box.scrollWidth - 2);
+}
+
+export function renderSheet(state) {
+  const table = clear($('sheet'));
+  if (state.display.family === 'push') renderPushSheet(state, table);
+  else renderBoxSheet(state, table);
+  markScroll();
+}
+
+$('sheet-scroll').addEventListener('scroll', markScroll, {passive: true});
+window.addEventListener('resize', markScroll);

@@ -1,27 +1,39 @@
-/* The open throw: the annotated photo with a tap target per die, and the row of dice. */
+/* The open throw: the annotated photo with a tap target per die, and the row of dice.
+ * Unsure dice are marked in both places and named in words; the dice the advisor
+ * would keep are marked once the tip is shown. */
 import {$, el, clear} from './dom.js';
 import {T, fmt} from './i18n.js';
 import {dieFace} from './dice.js';
-
-function isSheet(state) { return state.family !== 'push'; }
+import {tipWaits} from './store.js';
 
 /** Indices of the dice the advisor would keep (or set aside in Würfelpoker). */
-export function advisedPositions(t) {
-  const a = t && t.advice;
-  if (!a || !a.best || !a.best.positions || (a.stage !== 'keep' && a.stage !== 'push')) return [];
+export function advisedPositions(state) {
+  const a = state.throw && state.throw.advice;
+  if (tipWaits(state) || !a || !a.best || !a.best.positions || (a.stage !== 'keep' && a.stage !== 'push')) return [];
   return a.best.positions;
+}
+
+function throwTitle(state, t) {
+  const n = state.display.throws_per_turn;
+  return (n ? fmt('throw_n', {n: t.number, max: n}) : fmt('throw_k', {n: t.number})) + ' · ' + t.player;
+}
+
+/** A die's name for a screen reader: "Würfel 2: 5, unsicher, halten". */
+function dieLabel(i, d, unsure, kept, keepLabel) {
+  let label = fmt('die_n', {n: i + 1, value: d.value});
+  if (unsure) label += ', ' + T.uncertain;
+  if (kept) label += ', ' + keepLabel;
+  return label;
 }
 
 export function renderThrowView(state) {
   const t = state.throw;
-  $('result-title').textContent = fmt('throw_n', {n: t.number, max: isSheet(state) ? state.max_throws : '∞'}).replace(/ (von|of) ∞$/, '') + ' · ' + t.player;
+  $('result-title').textContent = throwTitle(state, t);
   $('result-meta').textContent = t.source === 'photo' ? '' : T.no_photo;
 
-  const positions = advisedPositions(t);
-  const keepMarks = t.dice.map((_, i) => positions.includes(i));
-  const keepLabel = isSheet(state) ? T.keep_tag : T.set_aside_tag;
-  const low = t.low_confidence || 0.7;
-  const unsure = (d) => d.confidence !== null && d.confidence < low;
+  const kept = new Set(advisedPositions(state));
+  const unsure = new Set(t.unsure || []);
+  const keepLabel = state.display.family === 'push' ? T.set_aside_tag : T.keep_tag;
 
   const wrap = $('photo-wrap');
   const overlay = clear($('overlay'));
@@ -29,15 +41,22 @@ export function renderThrowView(state) {
     wrap.hidden = false;
     const img = $('annotated');
     if (img.getAttribute('src') !== t.annotated_url) img.src = t.annotated_url;
+    img.alt = fmt('photo_of', {player: t.player});
+    // The photo shows the values as first read; a badge marks only what changed since.
+    const read = new Map((t.dice_read || []).map((d) => [JSON.stringify(d.box), d.value]));
     t.dice.forEach((d, i) => {
       if (!d.box || !t.width) return;
-      const b = el('button', {type: 'button', className: 'die-hit' + (unsure(d) ? ' uncertain' : '') + (keepMarks[i] ? ' keep' : ''),
-        ariaLabel: T.fix_die + ' ' + d.value + (keepMarks[i] ? ' (' + keepLabel + ')' : ''), dataset: {index: String(i)}},
-        el('span', {className: 'die-hit-value'}, String(d.value) + (keepMarks[i] ? ' ✓' : '')));
-      b.style.left = (100 * d.box[0] / t.width) + '%';
-      b.style.top = (100 * d.box[1] / t.height) + '%';
-      b.style.width = (100 * (d.box[2] - d.box[0]) / t.width) + '%';
-      b.style.height = (100 * (d.box[3] - d.box[1]) / t.height) + '%';
+      const changed = read.has(JSON.stringify(d.box)) && read.get(JSON.stringify(d.box)) !== d.value;
+      const b = el('button', {type: 'button',
+        className: 'die-hit' + (unsure.has(i) ? ' uncertain' : '') + (kept.has(i) ? ' keep' : ''),
+        ariaLabel: T.fix_die + ': ' + dieLabel(i, d, unsure.has(i), kept.has(i), keepLabel), dataset: {index: String(i)}},
+      changed ? el('span', {className: 'die-hit-value'}, String(d.value)) : null,
+      !changed && unsure.has(i) ? el('span', {className: 'die-hit-value unsure-mark'}, '?') : null);
+      // The tap target is centred on the die and never under 44 px, however small the die.
+      b.style.left = (100 * (d.box[0] + d.box[2]) / 2 / t.width) + '%';
+      b.style.top = (100 * (d.box[1] + d.box[3]) / 2 / t.height) + '%';
+      b.style.setProperty('--w', (100 * (d.box[2] - d.box[0]) / t.width) + '%');
+      b.style.setProperty('--h', (100 * (d.box[3] - d.box[1]) / t.height) + '%');
       overlay.appendChild(b);
     });
   } else {
@@ -46,11 +65,11 @@ export function renderThrowView(state) {
 
   const strip = clear($('dice-strip'));
   t.dice.forEach((d, i) => {
-    const face = dieFace(d.value, 'button');
+    const face = dieFace(d.value, 'button', dieLabel(i, d, unsure.has(i), kept.has(i), keepLabel));
     face.dataset.index = String(i);
     face.classList.add('die-big');
-    if (unsure(d)) { face.classList.add('uncertain'); face.title = T.uncertain; }
-    if (keepMarks[i]) { face.classList.add('keep'); face.title = keepLabel; }
+    if (unsure.has(i)) face.classList.add('uncertain');
+    if (kept.has(i)) face.classList.add('keep');
     strip.appendChild(face);
   });
   if (t.dice.length < t.expected_dice || t.dice.length === 0) {
@@ -59,4 +78,10 @@ export function renderThrowView(state) {
   const warn = $('dice-warning');
   warn.hidden = t.dice.length === t.expected_dice;
   warn.textContent = fmt('dice_count', {n: t.expected_dice, got: t.dice.length});
+
+  // Unsure dice are named in words too: a reading that looks sure but is not costs points.
+  const note = $('unsure-note');
+  note.hidden = !unsure.size;
+  note.textContent = unsure.size ? fmt(unsure.size === 1 ? 'unsure_one' : 'unsure_n',
+    {n: unsure.size, dice: [...unsure].map((i) => i + 1).join(', ')}) : '';
 }

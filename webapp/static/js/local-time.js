@@ -1,0 +1,8 @@
+/* Times on the log and evidence pages in this phone's time zone: the server writes
+ * UTC (ISO 8601) into <time datetime>, the table reads its own clock. */
+import {localTime} from './i18n.js';
+
+for (const node of document.querySelectorAll('time[datetime]')) {
+  node.textContent = localTime(node.getAttribute('datetime'), node.dataset.format !== 'time');
+  node.title = node.getAttribute('datetime');
+}
