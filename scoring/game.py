@@ -14,7 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from dicecam.scoring import phrases
+import dicecam.scoring.phrases as phrases
 from dicecam.scoring.display import Display
 from dicecam.scoring.errors import GameFileError, RuleError, ScoringError
 from dicecam.scoring.events import Event

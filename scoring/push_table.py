@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from dicecam.scoring import poker
+import dicecam.scoring.poker as poker
 from dicecam.scoring.dice import check_dice
 from dicecam.scoring.errors import RuleError
 from dicecam.scoring.events import Bank, Throw, parse_push_event

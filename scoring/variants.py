@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from dicecam.scoring import labels, phrases
+import dicecam.scoring.labels as labels
+import dicecam.scoring.phrases as phrases
 from dicecam.scoring.boxes import BOXES, Box, is_five_kind, joker_score, score_all, score_box, upper_box
 from dicecam.scoring.display import (
     BoxInfo,

@@ -22,9 +22,17 @@ def _imports(path: Path) -> set[str]:
 
 
 def _graph() -> dict[str, set[str]]:
-    modules = {p.stem: p for p in ROOT.glob("*.py") if p.stem != "__init__"}
-    return {name: {m.removeprefix(PREFIX) for m in _imports(path)
-                   if m.startswith(PREFIX) and m.removeprefix(PREFIX) in modules}
+    """Module -> the scoring modules it imports; `__init__` is the package itself, which
+    `from dicecam.scoring import x` runs (and which imports nearly every module)."""
+    modules = {p.stem: p for p in ROOT.glob("*.py")}
+
+    def local(name: str) -> str | None:
+        if name == PREFIX.rstrip("."):
+            return "__init__"
+        rest = name.removeprefix(PREFIX)
+        return rest if name.startswith(PREFIX) and rest in modules else None
+
+    return {name: {dep for m in _imports(path) if (dep := local(m)) is not None and dep != name}
             for name, path in modules.items()}
 
 
