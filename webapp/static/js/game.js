@@ -13,6 +13,7 @@ import {renderReview} from './review.js';
 import {openManual, openPicker} from './dice-entry.js';
 import {openJoin} from './join.js';
 import {follow, pace} from './live.js';
+import {initLive} from './camera.js';
 
 /** What the big button does now: take a photo, or (no throw left, or dice to set
  * aside first) lead to the options below. */
@@ -57,7 +58,7 @@ function renderResult(state) {
 function render(state) {
   document.body.classList.toggle('finished', !!state.finished);
   // A re-render (advice arriving, another phone) must not snap open folds shut.
-  const open = ['scratch-fold', 'keep-alts'].filter((id) => $(id) && $(id).open);
+  const open = ['scratch-fold', 'more-fold', 'keep-alts'].filter((id) => $(id) && $(id).open);
   renderBanner(state);
   renderReview(state);
   renderActions(state);
@@ -109,3 +110,4 @@ document.addEventListener('click', (ev) => { if ($('menu').open && !$('menu').co
 subscribe(render);
 render(getState());
 follow();
+initLive();  // live camera mode (camera.js)
