@@ -136,10 +136,41 @@ def request(port: int, method: str, path: str, body: bytes | None = None, header
         resp = conn.getresponse()
         data = resp.read()
         return Answer(resp.status, data, time.monotonic() - start, dict(resp.getheaders()))
+    except BrokenPipeError:
+        # The server answered before the whole body was sent (413 from its headers) and
+        # closed: ask again the way a careful client does, headers first.
+        try:
+            return _headers_first(port, method, path, body or b"", headers or {}, start)
+        except OSError:
+            return Answer(0, b"", time.monotonic() - start)
     except (OSError, http.client.HTTPException):
         return Answer(0, b"", time.monotonic() - start)
     finally:
         conn.close()
+
+
+def _headers_first(port: int, method: str, path: str, body: bytes, headers: dict, start: float) -> Answer:
+    """Send the request line and headers, and read an early answer before sending the body."""
+    import select
+
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(body)}", "Connection: close"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        if not select.select([s], [], [], 5)[0]:
+            try:
+                s.sendall(body)
+            except OSError:
+                pass
+        data = b""
+        try:
+            while chunk := s.recv(65536):
+                data += chunk
+        except OSError:
+            pass
+    found = re.match(rb"HTTP/1\.[01] (\d{3})", data)
+    _, _, rest = data.partition(b"\r\n\r\n")
+    return Answer(int(found.group(1)) if found else 0, rest, time.monotonic() - start)
 
 
 def post_json(port: int, path: str, body, **kw) -> Answer:
@@ -255,6 +286,7 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
                 s.close()
 
     def streams_and_get(n: int) -> Answer:
+        time.sleep(1.5)  # the streams of the probe before give their slots back (about 1 s)
         held = []
         refused = 0
         for _ in range(n):
@@ -331,7 +363,7 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
          lambda a: str(a.status)),
         ("16-bit 7000x7000 PNG (286 KB)", "413", lambda: upload(port, ref, worst_16), lambda a: str(a.status)),
         ("4 of those at once", "413 x4", four_16, lambda a: " ".join(sorted({str(x.status) for x in a})) + " x4"),
-        ("import 100,000 bust events", "422", lambda: post_json(port, "/api/games/import", bust),
+        ("import 100,000 bust events (5 MB)", "413", lambda: post_json(port, "/api/games/import", bust),
          lambda a: str(a.status)),
         ("import 20,000 events (the cap)", "201", big_import,
          lambda a: f"{a.status}, GET {a.headers.get('get_s', 0):.2f} s, start page {a.headers.get('page_s', 0):.2f} s"),
