@@ -164,11 +164,15 @@ def test_oversize_frames_are_refused_in_bytes_and_in_pixels(client):
     assert len(big) > FRAME_MAX_BYTES
     resp = post_frame(client, gid, big)
     assert resp.status_code == 413 and resp.json["code"] == "frame_too_large"
+    assert "512 KB" in resp.json["error"]
 
     wide = jpeg_of(np.full((1000, 2000, 3), 90, np.uint8))
     assert len(wide) < FRAME_MAX_BYTES
     resp = post_frame(client, gid, wide)
     assert resp.status_code == 413 and resp.json["code"] == "frame_pixels"
+    assert "2000" in resp.json["error"] and "1280" in resp.json["error"]
+    en = client.post(f"/api/games/{gid}/frames?lang=en", data=wide, content_type="image/jpeg")
+    assert "at most 1280 pixels" in en.json["error"]
 
 
 def test_cross_site_frames_and_unknown_hosts_are_refused(client):
