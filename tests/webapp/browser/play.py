@@ -23,8 +23,8 @@ def text(key: str, lang: str, **values) -> str:
     return out
 
 
-def start_game(phone, base: str, variant: str, players: list[str]) -> str:
-    """Start a game from the start page; the game's id."""
+def start_game(phone, base: str, variant: str, players: list[str], look=None) -> str:
+    """Start a game from the start page; the game's id. `look()` runs on the filled form."""
     page = phone.page
     page.goto(f"{base}/?lang={phone.lang}")
     page.check(f"input[name=variant][value={variant}]")
@@ -32,6 +32,8 @@ def start_game(phone, base: str, variant: str, players: list[str]) -> str:
         if i >= 2:
             page.click("#add-player")
         page.locator("input[name=players]").nth(i).fill(name)
+    if look is not None:
+        look()
     page.click("button[type=submit]")
     page.wait_for_url("**/g/**")
     page.wait_for_selector("#current-player")

@@ -22,8 +22,8 @@ def set_aside(page, keep: str, total: str) -> None:
 def test_wuerfelpoker_on_a_phone(phones, base, screens, lang, tmp_path):
     phone = phones(lang)
     page = phone.page
-    start_game(phone, base, "wuerfelpoker", ["Anna", "Ben"])
-    check_screen(phone, "wuerfelpoker-1-start", screens)
+    start_game(phone, base, "wuerfelpoker", ["Anna", "Ben"], look=lambda: check_screen(phone, "wuerfelpoker-0-start-page", screens))
+    check_screen(phone, "wuerfelpoker-1-game", screens)
 
     # Typed in: three 1s and a 5 make 1050, written as the language writes it.
     manual_throw(phone, [1, 1, 1, 5, 2, 3])

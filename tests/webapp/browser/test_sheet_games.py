@@ -20,8 +20,8 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
     phone = phones(lang)
     page = phone.page
     labels = {b: get_variant(variant).label(b, lang) for b in get_variant(variant).boxes}
-    start_game(phone, base, variant, ["Anna", "Ben"])
-    check_screen(phone, f"{variant}-1-start", screens)
+    start_game(phone, base, variant, ["Anna", "Ben"], look=lambda: check_screen(phone, f"{variant}-0-start-page", screens))
+    check_screen(phone, f"{variant}-1-game", screens)
     assert page.locator("#current-player").inner_text() == text("turn_of", lang, player="Anna")
 
     # Throw 1, a photo: five dice read, each a die to tap.

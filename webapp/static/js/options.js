@@ -23,6 +23,10 @@ function evText(state, expected, top, exact) {
   return text;
 }
 
+// More scoring boxes than MANY: the first FEW are listed, the others folded.
+const MANY = 8;
+const FEW = 6;
+
 const isStand = (a, keep) => keep.length === a.dice.length;
 const waiting = (status) => status === 'pending' || status === 'building';
 
@@ -162,7 +166,16 @@ export function renderOptions(state) {
   // advisor's order (or by points): a scoring box never hides among the scratches.
   const scoring = t.options.filter((o) => o.points > 0);
   const scratches = t.options.filter((o) => o.points === 0);
-  for (const o of scoring) list.appendChild(el('li', null, sheetOption(state, o, mark, top)));
+  // A long list (Würfelspiel: up to 39 boxes) shows the best few; the rest are a tap away.
+  const shown = scoring.length > MANY ? scoring.slice(0, FEW) : scoring;
+  for (const o of shown) list.appendChild(el('li', null, sheetOption(state, o, mark, top)));
+  if (shown.length < scoring.length) {
+    const inner = el('ol', {className: 'options'});
+    for (const o of scoring.slice(FEW)) inner.appendChild(el('li', null, sheetOption(state, o, mark, top)));
+    const fold = el('details', {id: 'more-fold'}, el('summary', null, fmt('more_boxes_n', {n: scoring.length - FEW})), inner);
+    fold.open = scoring.slice(FEW).some((o) => mark.pick(o));
+    list.appendChild(el('li', {className: 'scratch-fold'}, fold));
+  }
   if (scratches.length) {
     const inner = el('ol', {className: 'options'});
     for (const o of scratches) inner.appendChild(el('li', null, sheetOption(state, o, mark, top)));
