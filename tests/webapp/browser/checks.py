@@ -15,7 +15,9 @@ _TARGETS_JS = """(min) => {
   const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=tab], [tabindex]:not([tabindex="-1"])';
   const bad = [];
   for (const e of document.querySelectorAll(sel)) {
-    const r = e.getBoundingClientRect();
+    // A radio or checkbox is tapped through its label, which is then the target.
+    const label = (e.type === 'radio' || e.type === 'checkbox') && e.closest('label');
+    const r = (label || e).getBoundingClientRect();
     const st = getComputedStyle(e);
     if (r.width === 0 || r.height === 0 || st.visibility === 'hidden' || e.closest('[hidden]')) continue;
     if (r.width < min - 0.5 || r.height < min - 0.5) {
