@@ -188,3 +188,84 @@ def test_the_log_names_each_entry_in_the_pages_language(client, variant, lang):
         from dicecam.scoring import get_variant
 
         assert get_variant(variant).label("full_house", lang) in log
+
+
+# ---------------------------------------------------------------- one language per screen
+
+
+# Words that give a sentence of the other language away (besides the catalogue's phrases).
+# ("die" is English too, and "dice" a field name an API message may quote.)
+OTHER_WORDS = {"de": ("the", "is", "not", "must", "expected", "player", "players", "event"),
+               "en": ("der", "das", "ist", "nicht", "und", "Spieler", "Würfel", "erwartet", "Eintrag")}
+
+
+def _foreign(lang: str) -> tuple[str, ...]:
+    from browser.checks import foreign_phrases
+
+    return foreign_phrases(lang)
+
+
+def _mixed(said: str, lang: str) -> list[str]:
+    """What in `said` belongs to the other language."""
+    import re
+
+    words = [w for w in OTHER_WORDS[lang] if re.search(rf"(?<!\w){w}(?!\w)", said)]
+    return words + [p for p in _foreign(lang) if p in said]
+
+
+def _fields(text: str) -> set[str]:
+    import string
+
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_error_code_reads_in_the_pages_language(app, lang):
+    """Each error a player can see comes from the catalogue in the page's language, with
+    its parameters filled in, and holds no phrase of the other language."""
+    from dicecam.webapp.error_texts import ERROR_TEXTS
+    from dicecam.webapp.errors import Unprocessable
+
+    @app.get("/api/_every_error/<key>")
+    def raise_it(key):
+        raise Unprocessable(key, **{f: "Anna" for f in _fields(ERROR_TEXTS[key][lang])})
+
+    client = app.test_client()
+    for key in sorted(ERROR_TEXTS):
+        said = client.get(f"/api/_every_error/{key}?lang={lang}").json["error"]
+        assert said == ERROR_TEXTS[key][lang].format(**{f: "Anna" for f in _fields(ERROR_TEXTS[key][lang])}), key
+        assert not _mixed(said, lang), (key, said)
+
+
+def _import(client, lang, events):
+    return client.post(f"/api/games/import?lang={lang}",
+                       json={"variant": "spiffel", "players": ["Anna", "Ben"], "events": events})
+
+
+def _photo(client, lang, data: bytes):
+    import io
+
+    gid = new_game(client)["id"]
+    return client.post(f"/api/games/{gid}/throws?lang={lang}", data={"photo": (io.BytesIO(data), "p.jpg")},
+                       content_type="multipart/form-data")
+
+
+REFUSALS = {
+    "too few players": lambda c, lang: c.post(f"/api/games?lang={lang}", json={"variant": "wuerfelware", "players": ["Anna"]}),
+    "same name twice": lambda c, lang: c.post(f"/api/games?lang={lang}", json={"variant": "spiffel", "players": ["Anna", "anna"]}),
+    "name too long": lambda c, lang: c.post(f"/api/games?lang={lang}", json={"variant": "spiffel", "players": ["A" * 41]}),
+    "not a photo": lambda c, lang: _photo(c, lang, b"not an image at all"),
+    "a cut-off photo": lambda c, lang: _photo(c, lang, b"\xff\xd8\xff\xe0\x00\x10JFIF\x00"),
+    "an event with 3 dice": lambda c, lang: _import(c, lang, [{"player": "Anna", "dice": [1, 2, 3], "box": "chance"}]),
+    "an event out of turn": lambda c, lang: _import(c, lang, [{"player": "Ben", "dice": [1, 2, 3, 4, 5], "box": "chance"}]),
+    "an unknown box": lambda c, lang: _import(c, lang, [{"player": "Anna", "dice": [1, 2, 3, 4, 5], "box": "sevens"}]),
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+def test_a_refusal_a_player_sees_is_in_one_language(client, case, lang):
+    resp = REFUSALS[case](client, lang)
+    assert 400 <= resp.status_code < 500
+    said = resp.json["error"]
+    assert said and not _mixed(said, lang), said
