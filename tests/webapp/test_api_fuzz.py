@@ -15,19 +15,23 @@ from hypothesis import strategies as st
 
 from dicecam.webapp import create_app
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
+# Texts with everything a client can put in JSON: lone surrogates, controls, bidi marks.
+chars = st.characters(codec=None, exclude_categories=()) | st.sampled_from("\udc80\u202e\u0000\n\u2066 ")
+texts = st.text(chars, max_size=50)
 # JSON as a client may write it, NaN and Infinity included.
-scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=50)
+scalars = st.none() | st.booleans() | st.integers() | st.floats() | texts
 json_values = st.recursive(
-    scalars, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    scalars,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(chars, max_size=12), inner, max_size=6),
     max_leaves=30,
 )
 # Bodies that look like the real ones, with any value in any field.
 FIELDS = ["variant", "players", "options", "dice", "by", "version", "retake", "throw_id", "box", "column", "keep",
           "bank", "player", "events"]
 bodies = json_values | st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=6)
-ids = st.text(max_size=30)
+ids = st.text(chars, max_size=30)
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +81,14 @@ def check(app, send) -> None:
         assert client.get("/").status_code == 200  # lists every game (loopback)
         for game in client.get("/api/games").json:
             assert client.get(f"/g/{game['id']}").status_code == 200
+            # What a phone reads back is strict JSON: no NaN or Infinity it cannot parse.
+            json.loads(client.get(f"/api/games/{game['id']}").get_data(as_text=True), parse_constant=_not_json)
+            for t in client.get(f"/api/games/{game['id']}/throws").json:
+                assert all(v is None or abs(v) < float("inf") for d in t["dice"] for v in (d["box"] or []))
+
+
+def _not_json(name: str) -> None:
+    raise AssertionError(f"{name} in a JSON answer")
 
 
 def path_id(known: dict, which: str, fallback: str) -> str:
@@ -120,7 +132,7 @@ def test_any_json_body_to_any_endpoint(table, route, game, throw, body):
 
 @FUZZ
 @given(game=st.sampled_from(["sheet", "push", "finished"]), photo=st.binary(max_size=4096), form=st.dictionaries(
-    st.sampled_from(["by", "version", "retake"]), st.text(max_size=20), max_size=3))
+    st.sampled_from(["by", "version", "retake"]), st.text(max_size=20), max_size=3))  # form fields are UTF-8
 def test_any_bytes_as_a_photo(table, game, photo, form):
     app, client, known = table
     data = {"photo": (io.BytesIO(photo), "p.jpg"), **form}
@@ -128,7 +140,10 @@ def test_any_bytes_as_a_photo(table, game, photo, form):
 
 
 @FUZZ
-@given(players=st.lists(st.text(max_size=60), max_size=14), variant=st.sampled_from(["spiffel", "wuerfelpoker"]) | ids)
+@given(
+    players=st.lists(st.text(chars, max_size=60), max_size=14),
+    variant=st.sampled_from(["spiffel", "wuerfelpoker"]) | ids,
+)
 def test_any_strings_as_names(table, players, variant):
     app, client, _ = table
     data = json.dumps({"variant": variant, "players": players})
@@ -138,7 +153,8 @@ def test_any_strings_as_names(table, players, variant):
 
 
 @FUZZ
-@given(form=st.dictionaries(st.sampled_from(["variant", "players", "target", "finish_round"]), st.text(max_size=40)))
+@given(form=st.dictionaries(st.sampled_from(["variant", "players", "target", "finish_round"]),
+                            st.text(st.characters(codec="utf-8") | st.sampled_from("\u202e\u0000\n"), max_size=40)))
 def test_any_start_form(table, form):
     app, client, _ = table
     check(app, lambda: client.post("/new", data=form))
