@@ -138,19 +138,25 @@ def untranslated(page, lang: str) -> list[str]:
             if re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", shown)]
 
 
-def check_screen(phone, name: str, screens: Path | None = None, *, targets: bool = True) -> None:
+def check_screen(phone, name: str, screens: Path | None = None, *, targets: bool = True,
+                 full_page: bool = True) -> None:
     """Fail on any foreign-language text, small tap target, element wider than the
     phone or text under 4.5:1; then write a full-page screenshot `name`."""
     page = phone.page
+    # Judge what stays on screen, not a dialog halfway through its slide-in.
+    page.evaluate("() => Promise.all(document.getAnimations()"
+                  ".filter(a => a.effect.getTiming().iterations !== Infinity).map(a => a.finished))")
     problems = []
     problems += [f"untranslated: {p!r}" for p in untranslated(page, phone.lang)]
     if targets:
         problems += [f"tap target under {MIN_TARGET} px: {b}" for b in page.evaluate(_TARGETS_JS, MIN_TARGET)]
     problems += [f"wider than the phone: {b}" for b in page.evaluate(_WIDTH_JS)]
     problems += [f"contrast: {b}" for b in page.evaluate(_CONTRAST_JS, [MIN_CONTRAST, MIN_CONTRAST_LARGE])]
-    if screens is not None:
+    if screens is not None and full_page:
         # From the top, so the sticky bar sits where it belongs in the full-page picture.
         scrolled = page.evaluate("() => { const y = scrollY; scrollTo(0, 0); return y; }")
         page.screenshot(path=str(screens / f"{name}-{phone.lang}.png"), full_page=True)
         page.evaluate("y => scrollTo(0, y)", scrolled)
+    elif screens is not None:  # a dialog: what the phone's screen shows
+        page.screenshot(path=str(screens / f"{name}-{phone.lang}.png"))
     assert not problems, f"{name} ({phone.lang}):\n" + "\n".join(problems)

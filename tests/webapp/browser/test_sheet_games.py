@@ -34,6 +34,7 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
     page.locator("#dice-strip .die[data-index='0']").click()
     page.wait_for_selector("#picker:not([hidden])")
     assert page.evaluate("() => document.getElementById('picker').contains(document.activeElement)")
+    check_screen(phone, f"{variant}-2b-picker", screens, full_page=False)
     page.keyboard.press("Escape")
     page.wait_for_selector("#picker", state="hidden")
     assert page.evaluate("() => document.activeElement.dataset.index") == "0"
@@ -82,6 +83,8 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
     cell = page.locator("#sheet .cell-pick[data-box=five_kind]").first
     assert cell.get_attribute("data-points") == "0"
     cell.click()
+    page.wait_for_selector("#confirm:not([hidden])")
+    check_screen(phone, f"{variant}-5b-confirm", screens, full_page=False)
     asked = confirm(page, ok=False)
     assert labels["five_kind"] in asked
     assert page.locator("#current-player").inner_text() == text("turn_of", lang, player="Ben")
