@@ -227,6 +227,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "entry": {"de": "Eintrag", "en": "Entry"},
     "corrections": {"de": "Korrekturen", "en": "Corrections"},
     "corrected_by": {"de": "korrigiert von {who}", "en": "corrected by {who}"},
+    "corrected": {"de": "korrigiert", "en": "corrected"},
     "photo": {"de": "Foto", "en": "Photo"},
     "annotated": {"de": "Erkannt", "en": "As read"},
     "original": {"de": "Original", "en": "Original"},
