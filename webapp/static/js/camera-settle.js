@@ -1,6 +1,7 @@
 /* When have the dice come to rest? Pure logic over two witnesses, no DOM (docs/LIVE.md):
  *
- * - the picture: a small grey thumbnail, diffed frame to frame (`motion`);
+ * - the picture: a small grey thumbnail, diffed frame to frame (`motion`: the share of it
+ *   that changed, so a single die rolling over a still table counts, camera noise not);
  * - the readings: the server's dice for each frame, compared with the last (`sameReading`).
  *
  * A scene is taken when both have been still for `stillMs`, the reading has agreed at
@@ -10,22 +11,25 @@
  * arrangement again (lifting the phone and pointing it back is not a new throw). */
 
 export const SETTLE = Object.freeze({
-  stillMs: 1000,     // picture and reading unchanged this long before a throw is taken
+  stillMs: 800,      // picture and reading unchanged this long before a throw is taken (rest to options < 1.5 s)
   wrongMs: 1500,     // a still scene with the wrong count this long: say what is seen
-  motion: 6,         // mean grey difference (0..255) of two thumbnails that is movement
-  moveSamples: 2,    // thumbnails in a row over `motion` that re-arm after a throw (one flicker does not)
+  motion: 0.004,     // share of the thumbnail that changed (0..1) that is movement: a die's size at 96 px
+  level: 16,         // grey levels (0..255) a thumbnail pixel must change by to count as changed
+  moveSamples: 2,    // thumbnails over `motion` within `moveWindowMs` that re-arm after a throw (one flicker does not)
+  moveWindowMs: 500,
   changeReadings: 2, // readings in a row unlike the taken one that re-arm after a throw
   minReadings: 3,    // agreeing readings a throw needs at least
   centreTol: 0.5,    // a die's centre may wander this share of its size between readings
   sceneTol: 0.12,    // the same arrangement: centres within this share of the dice's spread
 });
 
-/** Mean absolute difference of two grey thumbnails (same length), 0..255; Infinity if they differ in size. */
-export function motion(a, b) {
-  if (!a || !b || a.length !== b.length || !a.length) return Infinity;
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i]);
-  return sum / a.length;
+/** The share (0..1) of two grey thumbnails' pixels that differ by more than `level`;
+ * 1 if they cannot be compared (a new size: the view changed). */
+export function motion(a, b, level = SETTLE.level) {
+  if (!a || !b || a.length !== b.length || !a.length) return 1;
+  let changed = 0;
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > level) changed += 1;
+  return changed / a.length;
 }
 
 const centre = (d) => [(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2];
@@ -110,13 +114,15 @@ export function seenIn(reading) {
  *   empty    still, and no dice in view
  *   same     still, showing the dice just taken (the phone was lifted and pointed back)
  *   taken    the throw of this scene is in; waiting for the next
+ *
+ * `still` is how long the picture has not moved (ms).
  */
 export class Settle {
   constructor(expected, options = {}) {
     this.opts = {...SETTLE, ...options};
     this.expected = expected;
     this.lastMove = -Infinity;   // when the picture last moved
-    this.moves = 0;              // thumbnails in a row over the motion threshold
+    this.moves = [];             // when recent thumbnails were over the motion threshold
     this.samples = 0;
     this.run = [];               // the latest readings that agree with each other: [{t, r}]
     this.taken = null;           // the reading a throw was taken from; null when armed
@@ -132,10 +138,8 @@ export class Settle {
     this.samples += 1;
     if (score > this.opts.motion) {
       this.lastMove = t;
-      this.moves += 1;
-      if (this.taken && this.moves >= this.opts.moveSamples) this.taken = null;  // the dice (or the view) moved
-    } else {
-      this.moves = 0;
+      this.moves = this.moves.filter((m) => t - m < this.opts.moveWindowMs).concat([t]);
+      if (this.taken && this.moves.length >= this.opts.moveSamples) this.taken = null;  // the dice (or the view) moved
     }
   }
 
@@ -154,18 +158,20 @@ export class Settle {
     this.taken = reading || (this.run.length ? this.run[this.run.length - 1].r : {dice: []});
     this.last = this.taken;
     this.changes = 0;
-    this.moves = 0;
+    this.moves = [];
   }
 
   status(now) {
     const o = this.opts;
     const latest = this.run.length ? this.run[this.run.length - 1].r : null;
     const seen = seenIn(latest);
-    const base = {seen, expected: this.expected, reading: latest, progress: 0};
+    const base = {seen, expected: this.expected, reading: latest, progress: 0, still: now - this.lastMove};
     if (this.taken) return {...base, phase: 'taken'};
     if (!this.samples || now - this.lastMove < o.stillMs) return {...base, phase: 'moving'};
     const held = this.run.length ? now - Math.max(this.run[0].t, this.lastMove) : 0;
-    const enough = this.run.length >= o.minReadings && held >= o.stillMs;
+    // Readings of frames taken since the picture last moved, all agreeing.
+    const fresh = this.run.filter((e) => e.t >= this.lastMove).length;
+    const enough = fresh >= o.minReadings && held >= o.stillMs;
     if (!enough) return {...base, phase: 'looking', progress: Math.min(1, held / o.stillMs)};
     if (complete(latest, this.expected)) {
       if (this.last && sameScene(this.last, latest, o.sceneTol)) return {...base, phase: 'same'};

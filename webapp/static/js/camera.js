@@ -21,8 +21,8 @@ const FRAME_QUALITY = 0.7;
 const STILL_QUALITY = 0.92;   // the still is the throw's evidence
 const FRAME_GAP_MS = 200;     // at most 5 frames a second from one phone: six phones share two cores
 const BUSY_WAIT_MS = 120;     // the server skipped a frame: try the next one after this
-const THUMB_W = 48;           // the grey thumbnail the picture's movement is judged on
-const THUMB_H = 36;
+const THUMB_W = 96;           // the grey thumbnail the picture's movement is judged on
+const THUMB_H = 72;
 const THUMB_MS = 100;
 
 const live = {
@@ -183,6 +183,7 @@ function show(s) {
   p.dataset.phase = s.phase;
   p.dataset.seen = String(s.seen);
   p.dataset.frames = String(live.frames);
+  p.dataset.still = String(Math.min(99999, Math.round(s.still)));  // ms at rest: how quick a take is, for tests
   if (!live.busy) say(phaseText(s));
   offerAnyway(!live.busy && (s.phase === 'wrong' || s.phase === 'same'));
 }
@@ -367,7 +368,8 @@ async function open() {
   }
   try {
     const stream = await navigator.mediaDevices.getUserMedia({audio: false,
-      video: {facingMode: {ideal: 'environment'}, width: {ideal: 1920}, height: {ideal: 1080}}});
+      // 1280 px is plenty for dice seen from above, and keeps the still quick to send and read.
+      video: {facingMode: {ideal: 'environment'}, width: {ideal: 1280}, height: {ideal: 960}}});
     if (!live.open) { stream.getTracks().forEach((t) => t.stop()); return; }
     live.stream = stream;
     live.video.srcObject = stream;
