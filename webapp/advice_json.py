@@ -36,7 +36,7 @@ def _rank(valued: list[tuple[float | None, dict]]) -> list[dict]:
 def rank_sheet_options(options: list[dict], box_advice: dict) -> list[dict]:
     """Kniffel family: the box options valued by the advisor's box advice."""
     actions = _by_box(box_advice["actions"])
-    valued = []
+    valued: list[tuple[float | None, dict]] = []
     for opt in options:
         a = actions.get((opt["box"], opt.get("column")))
         valued.append((None if a is None else a["expected"], opt))
@@ -49,7 +49,7 @@ def rank_push_options(options: list[dict], push_advice: dict) -> list[dict]:
     follow: dict[tuple, dict[bool, float]] = {}
     for a in push_advice["actions"]:
         follow.setdefault(tuple(sorted(a["keep"])), {})[a["bank"]] = a["expected"]
-    valued = []
+    valued: list[tuple[float | None, dict]] = []
     for opt in options:
         f = follow.get(tuple(sorted(opt["keep"])))
         if not f:
@@ -88,7 +88,7 @@ def _tip_depends(stored: Stored, values: list[int], number: int, tip: tuple | No
         for face in range(1, 7):
             if face == values[i]:
                 continue
-            other = values[:i] + [face] + values[i + 1:]
+            other = [*values[:i], face, *values[i + 1:]]
             result = advice.advise_throw(stored, other, number)
             if result.status in (advice.PENDING, advice.BUILDING):
                 pending = True

@@ -120,12 +120,12 @@ def state_json(store: Store, stored: Stored, lang: str) -> dict:
     }
 
 
-def _route(path: str, **values: str) -> str | None:
-    """`path` with its values filled in, if the app serves it (None otherwise)."""
+def _route(path: str, game_id: str) -> str | None:
+    """`path` for this game, if the app serves it (None otherwise)."""
     rule = next((r for r in current_app.url_map.iter_rules() if r.rule == path), None)
     if rule is None:
         return None
-    return url_for(rule.endpoint, **values)
+    return url_for(rule.endpoint, game_id=game_id)
 
 
 def links(game_id: str) -> dict:

@@ -237,6 +237,10 @@ def test_every_error_code_reads_in_the_pages_language(app, lang):
         assert not _mixed(said, lang), (key, said)
 
 
+def _start(client, lang, variant, players):
+    return client.post(f"/api/games?lang={lang}", json={"variant": variant, "players": players})
+
+
 def _import(client, lang, events):
     return client.post(f"/api/games/import?lang={lang}",
                        json={"variant": "spiffel", "players": ["Anna", "Ben"], "events": events})
@@ -251,13 +255,14 @@ def _photo(client, lang, data: bytes):
 
 
 REFUSALS = {
-    "too few players": lambda c, lang: c.post(f"/api/games?lang={lang}", json={"variant": "wuerfelware", "players": ["Anna"]}),
-    "same name twice": lambda c, lang: c.post(f"/api/games?lang={lang}", json={"variant": "spiffel", "players": ["Anna", "anna"]}),
-    "name too long": lambda c, lang: c.post(f"/api/games?lang={lang}", json={"variant": "spiffel", "players": ["A" * 41]}),
+    "too few players": lambda c, lang: _start(c, lang, "wuerfelware", ["Anna"]),
+    "same name twice": lambda c, lang: _start(c, lang, "spiffel", ["Anna", "anna"]),
+    "name too long": lambda c, lang: _start(c, lang, "spiffel", ["A" * 41]),
     "not a photo": lambda c, lang: _photo(c, lang, b"not an image at all"),
     "a cut-off photo": lambda c, lang: _photo(c, lang, b"\xff\xd8\xff\xe0\x00\x10JFIF\x00"),
     "an event with 3 dice": lambda c, lang: _import(c, lang, [{"player": "Anna", "dice": [1, 2, 3], "box": "chance"}]),
-    "an event out of turn": lambda c, lang: _import(c, lang, [{"player": "Ben", "dice": [1, 2, 3, 4, 5], "box": "chance"}]),
+    "an event out of turn": lambda c, lang: _import(c, lang, [{"player": "Ben", "dice": [1, 2, 3, 4, 5],
+                                                                "box": "chance"}]),
     "an unknown box": lambda c, lang: _import(c, lang, [{"player": "Anna", "dice": [1, 2, 3, 4, 5], "box": "sevens"}]),
 }
 

@@ -12,7 +12,8 @@ MIN_CONTRAST = 4.5
 MIN_CONTRAST_LARGE = 3.0
 
 _TARGETS_JS = """(min) => {
-  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=tab], [tabindex]:not([tabindex="-1"])';
+  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=tab],'
+    + ' [tabindex]:not([tabindex="-1"])';
   const bad = [];
   for (const e of document.querySelectorAll(sel)) {
     // A radio or checkbox is tapped through its label, which is then the target.
@@ -21,7 +22,9 @@ _TARGETS_JS = """(min) => {
     const st = getComputedStyle(e);
     if (r.width === 0 || r.height === 0 || st.visibility === 'hidden' || e.closest('[hidden]')) continue;
     if (r.width < min - 0.5 || r.height < min - 0.5) {
-      bad.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} "${(e.getAttribute('aria-label') || e.textContent).trim().slice(0, 30)}" ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+      const name = (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 30);
+      const size = `${r.width.toFixed(0)}x${r.height.toFixed(0)}`;
+      bad.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} "${name}" ${size}`);
     }
   }
   return bad;
@@ -34,17 +37,23 @@ _WIDTH_JS = """() => {
     if (e.closest('.sheet-scroll')) continue;  // the sheet's own scroller may be wider
     const r = e.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    if (r.right > w + 1 || r.left < -1) bad.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} ${r.left.toFixed(0)}..${r.right.toFixed(0)}`);
+    if (r.right > w + 1 || r.left < -1) {
+      bad.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} ${r.left.toFixed(0)}..${r.right.toFixed(0)}`);
+    }
   }
-  if (document.documentElement.scrollWidth > w + 1) bad.push('the page scrolls sideways: ' + document.documentElement.scrollWidth);
+  const wide = document.documentElement.scrollWidth;
+  if (wide > w + 1) bad.push('the page scrolls sideways: ' + wide);
   return bad;
 }"""
 
 _CONTRAST_JS = """([min, minLarge]) => {
-  const rgba = (s) => { const m = s.match(/[\\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
+  const rgba = (s) => {
+    const m = s.match(/[\\d.]+/g) || [0, 0, 0, 0];
+    return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1];
+  };
   const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
   const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  const over = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat([1]); };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
   const bad = [];
   for (const e of document.body.querySelectorAll('*')) {
     const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
@@ -75,7 +84,8 @@ _CONTRAST_JS = """([min, minLarge]) => {
     const size = parseFloat(st.fontSize);
     const large = size >= 24 || (size >= 18.66 && +st.fontWeight >= 700);
     if (ratio < (large ? minLarge : min) - 0.005) {
-      bad.push(`${e.tagName.toLowerCase()}.${e.className} "${e.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}:1`);
+      const text = e.textContent.trim().slice(0, 30);
+      bad.push(`${e.tagName.toLowerCase()}.${e.className} "${text}" ${ratio.toFixed(2)}:1`);
     }
   }
   return bad;

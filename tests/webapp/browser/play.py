@@ -69,7 +69,8 @@ def manual_throw(phone, values: list[int]) -> None:
     page.click("#manual-ok")
     page.wait_for_function(
         "([vals, before]) => document.getElementById('result-title').textContent !== before"
-        " && [...document.querySelectorAll('#dice-strip .die[data-index]')].map(e => +e.dataset.value).join() === vals.join()",
+        " && [...document.querySelectorAll('#dice-strip .die[data-index]')]"
+        ".map(e => +e.dataset.value).join() === vals.join()",
         arg=[values, before])
 
 

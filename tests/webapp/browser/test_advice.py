@@ -13,6 +13,7 @@ from dicecam.scoring.advisor import advise
 from .checks import check_screen
 from .play import ONE_UNSURE_DIE, manual_throw, text, toast, wait_turn
 
+COUNT = "n => document.querySelectorAll('#dice-strip .die[data-index]').length === n"
 ADVICE_WAIT_MS = 120_000  # the first Yahtzee table build on a busy 2-core machine
 
 
@@ -71,19 +72,20 @@ def test_a_tip_that_hangs_on_an_unsure_die_waits_for_a_look(phones, advice_base,
             drop = (extra_unsure or sure)[-1]
             dice.nth(drop).click()
             page.click("#picker-remove")
-            page.wait_for_function("n => document.querySelectorAll('#dice-strip .die[data-index]').length === n", arg=n - 1)
+            page.wait_for_function(COUNT, arg=n - 1)
             continue
         wrong = [i for i in sure if dice.nth(i).get_attribute("data-value") != str(v)]
         if wrong:
             dice.nth(wrong[0]).click()
             page.click(f"#picker-faces [data-pick='{v}']")
-            page.wait_for_function("([i, v]) => document.querySelector(`#dice-strip .die[data-index='${i}']`).dataset.value === String(v)",
-                                   arg=[wrong[0], v])
+            page.wait_for_function(
+                "([i, v]) => document.querySelector(`#dice-strip .die[data-index='${i}']`).dataset.value === String(v)",
+                arg=[wrong[0], v])
             continue
         if n < 5:
             page.click("#add-die")
             page.click(f"#picker-faces [data-pick='{v}']")
-            page.wait_for_function("n => document.querySelectorAll('#dice-strip .die[data-index]').length === n", arg=n + 1)
+            page.wait_for_function(COUNT, arg=n + 1)
             continue
         break
     wait_advice(page)

@@ -21,7 +21,8 @@ def test_a_second_phone_follows_within_a_second(phones, base, screens):
 
     manual_throw(anna, [2, 2, 3, 3, 3])
     ben.page.wait_for_function(
-        "() => [...document.querySelectorAll('#dice-strip .die[data-index]')].map(e => e.dataset.value).join() === '2,2,3,3,3'",
+        "() => [...document.querySelectorAll('#dice-strip .die[data-index]')]"
+        ".map(e => e.dataset.value).join() === '2,2,3,3,3'",
         timeout=FOLLOW_MS)
 
     anna.page.click("#options .option[data-box=full_house]")
@@ -52,8 +53,12 @@ def test_the_other_phone_is_told_when_it_was_faster(phones, base):
     stale = ben.page.request.get(f"{base}/api/games/{gid}?lang=de").text()
     ben.context.route(f"**/api/games/{gid}/events*", lambda route: route.fulfill(
         status=200, content_type="text/event-stream", body="retry: 60000\n\n"))
-    ben.context.route(f"**/api/games/{gid}?*", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=stale) if route.request.method == "GET" else route.continue_())
+    def old_game(route):
+        if route.request.method != "GET":
+            return route.continue_()
+        return route.fulfill(status=200, content_type="application/json", body=stale)
+
+    ben.context.route(f"**/api/games/{gid}?*", old_game)
     ben.page.goto(f"{base}/g/{gid}?lang=de")
     ben.page.wait_for_selector("#options .option")
     anna.page.click("#options .option[data-box=full_house]")
@@ -67,7 +72,8 @@ def test_the_other_phone_is_told_when_it_was_faster(phones, base):
 
 def test_a_finished_game_can_be_deleted_with_a_confirmation(phones, base):
     anna = phones("de")
-    resp = anna.page.request.post(f"{base}/api/games", data={"variant": "wuerfelpoker", "players": ["Anna", "Ben"], "options": {"target": 50}})
+    game = {"variant": "wuerfelpoker", "players": ["Anna", "Ben"], "options": {"target": 50}}
+    resp = anna.page.request.post(f"{base}/api/games", data=game)
     gid = resp.json()["id"]
     anna.page.goto(f"{base}/g/{gid}?lang=de")
     manual_throw(anna, [5, 2, 3, 4, 6, 6])

@@ -198,6 +198,7 @@ def test_live_mode_takes_one_throw_per_settled_scene(live_phones, live_port, vid
     check_screen(phone, "live-after-last-throw", screens)
     assert page.locator("#options .option").count() > 0
     assert page.locator("#live-video").count() == 0
+    assert page.locator("#live-btn").is_disabled()  # no throw left this turn
     assert [t for t in frames_sent if t > closed + 300] == [], "frames were sent after live mode closed"
 
     assert [t["number"] for _, t in throws] == [1, 2, 3]

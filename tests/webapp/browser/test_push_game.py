@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from .checks import check_screen
 from .play import SIX_DICE, TWO_DICE, confirm, manual_throw, open_menu, photo_throw, start_game, text, toast, wait_turn
 
 THOUSANDS = {"de": "1.050", "en": "1,050"}
+BANKED = {"de": "1.450", "en": "1,450"}
 
 
 def set_aside(page, keep: str, total: str) -> None:
@@ -22,7 +24,8 @@ def set_aside(page, keep: str, total: str) -> None:
 def test_wuerfelpoker_on_a_phone(phones, base, screens, lang, tmp_path):
     phone = phones(lang)
     page = phone.page
-    start_game(phone, base, "wuerfelpoker", ["Anna", "Ben"], look=lambda: check_screen(phone, "wuerfelpoker-0-start-page", screens))
+    start_game(phone, base, "wuerfelpoker", ["Anna", "Ben"],
+               look=lambda: check_screen(phone, "wuerfelpoker-0-start-page", screens))
     check_screen(phone, "wuerfelpoker-1-game", screens)
 
     # Typed in: three 1s and a 5 make 1050, written as the language writes it.
@@ -48,7 +51,7 @@ def test_wuerfelpoker_on_a_phone(phones, base, screens, lang, tmp_path):
     assert said.startswith("Anna:") and {"de": "1.450", "en": "1,450"}[lang] in said
     wait_turn(phone, "Ben")
     assert page.locator("#set-aside").count() == 0
-    assert page.locator(".score-chip[data-player=Anna] .score-total").inner_text() == {"de": "1.450", "en": "1,450"}[lang]
+    assert page.locator(".score-chip[data-player=Anna] .score-total").inner_text() == BANKED[lang]
 
     # Ben: nothing scores.
     manual_throw(phone, [2, 3, 4, 6, 2, 3])
@@ -91,4 +94,4 @@ def test_wuerfelpoker_on_a_phone(phones, base, screens, lang, tmp_path):
     page.click("#import-submit")
     page.wait_for_url("**/g/**")
     wait_turn(phone, "Ben")
-    assert page.locator(".score-chip[data-player=Anna] .score-total").inner_text() == {"de": "1.450", "en": "1,450"}[lang]
+    assert page.locator(".score-chip[data-player=Anna] .score-total").inner_text() == BANKED[lang]

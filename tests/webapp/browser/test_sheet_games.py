@@ -7,11 +7,23 @@ from __future__ import annotations
 import json
 
 import pytest
-from .checks import check_screen
-from .play import (FIVE_DICE, FIVE_DICE_WOOD, confirm, manual_throw, open_menu, photo_throw,
-                  start_game, strip_values, text, toast, wait_turn)
 
 from dicecam.scoring import get_variant
+
+from .checks import check_screen
+from .play import (
+    FIVE_DICE,
+    FIVE_DICE_WOOD,
+    confirm,
+    manual_throw,
+    open_menu,
+    photo_throw,
+    start_game,
+    strip_values,
+    text,
+    toast,
+    wait_turn,
+)
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -20,7 +32,8 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
     phone = phones(lang)
     page = phone.page
     labels = {b: get_variant(variant).label(b, lang) for b in get_variant(variant).boxes}
-    start_game(phone, base, variant, ["Anna", "Ben"], look=lambda: check_screen(phone, f"{variant}-0-start-page", screens))
+    start_game(phone, base, variant, ["Anna", "Ben"],
+               look=lambda: check_screen(phone, f"{variant}-0-start-page", screens))
     check_screen(phone, f"{variant}-1-game", screens)
     assert page.locator("#current-player").inner_text() == text("turn_of", lang, player="Anna")
 
@@ -41,7 +54,7 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
     page.locator("#dice-strip .die[data-index='0']").click()
     page.click("#picker-faces [data-pick='6']")
     page.wait_for_function("() => document.querySelector('#dice-strip .die[data-index=\"0\"]').dataset.value === '6'")
-    assert strip_values(page) == [6] + read[1:]
+    assert strip_values(page) == [6, *read[1:]]
 
     # Throw 2 typed in, throw 3 a photo again; then the big button leads to the options.
     manual_throw(phone, [6, 6, 6, 1, 2])
@@ -65,7 +78,8 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
 
     # An entry from the list; the toast names player, box (and column) and points.
     first = options.first
-    box, column, pts = first.get_attribute("data-box"), first.get_attribute("data-column"), int(first.get_attribute("data-points"))
+    box, column = first.get_attribute("data-box"), first.get_attribute("data-column")
+    pts = int(first.get_attribute("data-points"))
     first.click()
     said = toast(page)
     assert said.startswith(f"Anna: {labels[box]}") and str(pts) in said
