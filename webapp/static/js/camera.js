@@ -417,11 +417,11 @@ function close(keepResume = false) {
 
 /** Follow the game's state: pause for a set-aside, close after the turn's last throw. */
 function sync(state) {
-  const btn = $('live-btn');
-  if (btn) btn.disabled = !supported() || (!live.open && step(state) !== 'photo');
-  if (!live.open) return;
   const now = step(state);
-  if (now === 'done' || now === 'none') { close(); return; }
+  if (live.open && (now === 'done' || now === 'none')) close();
+  const btn = $('live-btn');
+  if (btn) btn.disabled = !supported() || (!live.open && now !== 'photo');
+  if (!live.open) return;
   live.paused = now === 'aside';
   if (live.settle) live.settle.setExpected(state.expected_dice);
   if (live.paused) {
@@ -440,7 +440,13 @@ export function initLive() {
   const why = $('live-why');
   if (!supported()) {
     btn.disabled = true;
-    if (why) { why.hidden = false; why.textContent = T.live_insecure; }
+    if (why) {
+      // The command is kept on one line, so it can be read and typed as it is.
+      const command = 'dicecam serve --https';
+      const [before, ...after] = T.live_insecure.split(command);
+      clear(why).append(before, ...(after.length ? [el('code', {className: 'live-cmd'}, command), after.join(command)] : []));
+      why.hidden = false;
+    }
   }
   btn.addEventListener('click', () => (live.open ? close() : open()));
   subscribe(sync);
