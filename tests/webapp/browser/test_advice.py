@@ -47,7 +47,15 @@ def test_the_keep_hint_and_the_boxes_ranked_by_expected_score(phones, advice_bas
     second = page.locator("#options .option").nth(1).inner_text()
     assert "−" in second and "," in second  # a loss, written the German way
     check_screen(phone, "advice-keep", screens)
-    first.click()
+
+    # After throw 3 the tip names a box, and says the same number its option says.
+    manual_throw(phone, [6, 6, 6, 2, 2])
+    manual_throw(phone, [6, 6, 6, 5, 5])
+    wait_advice(page)
+    tip = page.locator("#advice .advice-ev").inner_text()
+    advised = page.locator("#options .option.best")
+    assert advised.count() == 1 and tip in advised.inner_text()
+    advised.click()
     wait_turn(phone, "Ben")
 
 

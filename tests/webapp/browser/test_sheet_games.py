@@ -40,6 +40,10 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
     # Throw 1, a photo: five dice read, each a die to tap.
     read = photo_throw(phone, FIVE_DICE, 5)
     assert sorted(read) == [2, 2, 3, 3, 3]
+    # The page scrolls to the throw; whose throw it is stays clear of the sticky bar.
+    page.wait_for_function("() => document.getElementById('result-title').getBoundingClientRect().top"
+                           " >= document.querySelector('.topbar').getBoundingClientRect().bottom"
+                           " && document.getElementById('result').getBoundingClientRect().top < 200")
     assert page.locator("#throw-pill").inner_text().startswith(text("throw_n", lang, n=1, max=3))
     check_screen(phone, f"{variant}-2-throw1", screens)
 
