@@ -6,7 +6,12 @@ A corrections file is JSON Lines, one fault per line, each checked by eye on the
      "labelled": 5, "shows": 6, "why": "..."}
 
 `labelled` is the value the label gives the die with that very box (to a tenth of a
-pixel); null means the photo shows a die at `box` that has no label, which is then added. A
+pixel); null means the photo shows a die at `box` that has no label, which is then added.
+A photo whose dice were never labelled at all (too many to add one by one) is named by
+
+    {"dataset": "roboflow_dice", "image": "images/dev/x.jpg", "unlabelled_photo": true, "why": "..."}
+
+and left out of the score. A
 correction that no longer finds its die is refused, so a stale file fails loudly
 instead of scoring against labels nobody checked. Corrections only ever change what a
 reading is scored against, never what a model learns from.
@@ -43,6 +48,8 @@ class Correction:
     labelled: int | None
     shows: int
     why: str = ""
+    #: The whole photo's dice were never labelled: it is left out of the score, not corrected.
+    unlabelled_photo: bool = False
 
 
 def read_corrections(path: str | Path) -> list[Correction]:
@@ -58,6 +65,10 @@ def read_corrections(path: str | Path) -> list[Correction]:
             continue
         try:
             row = json.loads(line)
+            if row.get("unlabelled_photo") is True:
+                out.append(Correction(str(row["dataset"]), str(row["image"]), (0.0, 0.0, 0.0, 0.0), None, 0,
+                                      str(row.get("why", "")), unlabelled_photo=True))
+                continue
             box = tuple(float(v) for v in row["box"])
             labelled = None if row["labelled"] is None else int(row["labelled"])
             shows = int(row["shows"])
@@ -67,7 +78,8 @@ def read_corrections(path: str | Path) -> list[Correction]:
         except (ValueError, TypeError, KeyError):
             raise CorrectionError(
                 f'{path}, line {number}: expected {{"dataset", "image", "box": [x0, y0, x1, y1], '
-                f'"labelled": 1-6 or null, "shows": 1-6 (not the labelled value)}}') from None
+                f'"labelled": 1-6 or null, "shows": 1-6 (not the labelled value)}} '
+                f'or {{"dataset", "image", "unlabelled_photo": true}}') from None
     return out
 
 
@@ -75,18 +87,23 @@ def corrected(photos: list[LabelledPhoto], corrections: list[Correction], datase
               ) -> tuple[list[LabelledPhoto], int]:
     """`photos` with the corrections of `dataset` applied to those among them, and how many were applied.
 
-    Corrections of photos not in `photos` (another split) are skipped.
+    Corrections of photos not in `photos` (another split) are skipped; a photo named as never
+    labelled is left out (and counts as one correction applied).
     """
     by_image = {photo.image: i for i, photo in enumerate(photos)}
     photos = list(photos)
     applied = 0
+    dropped = set()
     for fix in corrections:
         if fix.dataset != dataset or fix.image not in by_image:
             continue
         i = by_image[fix.image]
-        photos[i] = replace(photos[i], dice=correct(photos[i].dice, fix))
+        if fix.unlabelled_photo:
+            dropped.add(i)
+        else:
+            photos[i] = replace(photos[i], dice=correct(photos[i].dice, fix))
         applied += 1
-    return photos, applied
+    return [photo for i, photo in enumerate(photos) if i not in dropped], applied
 
 
 def correct(dice: Dice, fix: Correction) -> Dice:

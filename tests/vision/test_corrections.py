@@ -107,3 +107,13 @@ def test_eval_refuses_a_broken_corrections_file(capsys, tmp_path):
     faults.write_text("{}\n")
     assert main(["eval", str(ROOT / "sample_images"), "--corrections", str(faults)]) == 2
     assert "faults.jsonl, line 1" in capsys.readouterr().err
+
+
+def test_a_photo_never_labelled_is_left_out_of_the_score(tmp_path):
+    photos = read_dataset(ROOT / "sample_images")
+    gone = photos[0].image
+    path = tmp_path / "faults.jsonl"
+    path.write_text(json.dumps({"dataset": "sample_images", "image": gone, "unlabelled_photo": True,
+                                "why": "its dice were never labelled"}) + "\n")
+    kept, applied = corrected(photos, read_corrections(path), "sample_images")
+    assert applied == 1 and [p.image for p in kept] == [p.image for p in photos if p.image != gone]
