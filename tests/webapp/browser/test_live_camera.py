@@ -374,3 +374,53 @@ def test_the_settle_rules(live_phones, live_port):
     assert out["four_of_five"] == ["moving", "looking", "wrong"]
     assert out["nothing"] == ["moving", "looking", "empty"]
     assert out["never_still"] == ["moving"]
+
+
+def post_json(url: str, body: dict) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.load(resp)
+
+
+def warm_advisor(base: str, variant: str = "spiffel", timeout_s: float = 600) -> None:
+    """Have the advisor's tables for `variant` built (once per session, seconds to minutes)."""
+    gid = post_json(f"{base}/api/games", {"variant": variant, "players": ["Anna", "Ben"]})["id"]
+    post_json(f"{base}/api/games/{gid}/throws", {"dice": [1, 2, 3, 4, 6]})
+    end = time.monotonic() + timeout_s
+    while get_json(f"{base}/api/games/{gid}")["throw"]["advice_status"] != "ready":
+        assert time.monotonic() < end, "the advisor never answered"
+        time.sleep(1)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_after_a_live_throw_the_dice_to_keep_are_marked_over_the_picture(live_phones, advice_base, screens, lang):
+    base = advice_base.replace("127.0.0.1", "localhost")
+    warm_advisor(base)
+    phone = live_phones(lang)
+    page = phone.page
+    gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    page.click("#live-btn")
+    # The advice arrives with the throw (or moments later), while its dice still lie there.
+    page.wait_for_function("t => document.querySelectorAll('.live-die.keep').length > 0"
+                           " || ((document.getElementById('live-keep') || {}).textContent || '') === t",
+                           arg=text("reroll_all_hint", lang), timeout=60_000, polling=50)
+    shown = page.evaluate("""() => ({
+      keep: [...document.querySelectorAll('.live-die.keep')].map((e) => +e.dataset.value),
+      text: document.getElementById('live-keep').textContent,
+      title: document.getElementById('result-title').textContent})""")
+    check_screen(phone, "live-keep", screens)
+    state = get_json(f"{base}/api/games/{gid}")
+    t = state["throw"]
+    assert shown["title"].startswith(text("throw_n", lang, n=t["number"], max=3))
+    assert t["advice"]["stage"] == "keep"
+    keep = sorted(t["dice"][i]["value"] for i in t["advice"]["best"]["positions"])
+    if len(keep) == len(t["dice"]):
+        assert shown["text"] == text("keep_all_hint", lang)
+    elif not keep:
+        assert shown["text"] == text("reroll_all_hint", lang)
+    else:
+        assert shown["text"].startswith(text("live_keep", lang, dice=" ".join(str(v) for v in keep)))
+    # Each die to keep is marked where it lies, and no other.
+    assert sorted(shown["keep"]) == keep
+    page.click("#live-close")
