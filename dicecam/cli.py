@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dicecam",
         description="Read real dice from photos and keep the score sheet.",
     )
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
@@ -45,6 +46,20 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.add_parser(sub)
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked (importlib.metadata costs every start-up)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version("dicecam")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            text = "(not installed)"
+        print(f"dicecam {text}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -244,3 +244,10 @@ def test_variants_one_game_json(capsys):
 def test_variants_unknown_game_exits_2_with_one_line():
     out = dicecam("variants", "schach")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Unknown game 'schach'" in out.stderr
+
+
+def test_version():
+    from importlib.metadata import version
+
+    out = dicecam("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"dicecam {version('dicecam')}"
