@@ -25,14 +25,21 @@ LOCALES = {"de": "de-DE", "en": "en-GB"}
 
 
 @pytest.fixture(scope="session")
-def browser(chromium):
-    """One headless Chromium for the whole session."""
+def playwright():
+    """Playwright for the whole session: one sync instance per thread is all there may be,
+    so every browser of the suite is launched from this one."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
-        yield browser
-        browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright, chromium):
+    """One headless Chromium for the whole session."""
+    browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+    yield browser
+    browser.close()
 
 
 def _serve(app) -> Iterator[str]:

@@ -49,17 +49,14 @@ def video(tmp_path_factory) -> LiveVideo:
 
 
 @pytest.fixture(scope="module")
-def camera_browser(chromium, video):
+def camera_browser(playwright, chromium, video):
     """Chromium whose camera is the video, with LAN name for the insecure page."""
-    from playwright.sync_api import sync_playwright
-
     args = [*ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
             f"--use-file-for-fake-video-capture={video.path}",
             f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1", "--autoplay-policy=no-user-gesture-required"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=args)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=chromium, args=args)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="module")
