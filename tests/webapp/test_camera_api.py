@@ -200,20 +200,21 @@ def test_frames_of_unknown_and_finished_games(client):
     assert post_frame(client, gid, photo_bytes(FIVE_DICE)).status_code == 409
 
 
-def test_when_every_frame_slot_is_reading_a_frame_is_turned_away_at_once(tmp_path):
+def test_when_every_frame_slot_is_reading_and_none_may_wait_a_frame_is_turned_away_at_once(tmp_path):
     import threading
 
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False, "FRAME_SLOTS": 1})
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False, "FRAME_SLOTS": 1,
+                      "FRAME_QUEUE": 0, "FRAME_WAIT_S": 3600})
     client = app.test_client()
     gid = new_game(client)["id"]
     slots = app.extensions["dicecam.frame_slots"]
-    assert slots.acquire(blocking=False)  # another phone's frame is being read
+    assert slots.acquire()  # another phone's frame is being read
     answers: list = []
     try:
-        # The slot is held until the answer comes: an endpoint that waited would never answer.
+        # The slot is held until the answer comes: an endpoint that waited would not answer.
         worker = threading.Thread(target=lambda: answers.append(post_frame(client, gid, photo_bytes(FIVE_DICE))))
         worker.start()
-        worker.join(timeout=30)
+        worker.join(timeout=60)
         assert not worker.is_alive(), "the frame waited for a slot instead of being turned away"
     finally:
         slots.release()
@@ -221,11 +222,62 @@ def test_when_every_frame_slot_is_reading_a_frame_is_turned_away_at_once(tmp_pat
     assert resp.status_code == 503 and resp.json["code"] == "busy_frames"
     assert resp.headers["Retry-After"]
     # Photo throws have their own slots: live phones never hold up a throw.
-    assert slots.acquire(blocking=False)
+    assert slots.acquire()
     try:
         assert upload(client, gid, photo_bytes(FIVE_DICE)).status_code == 201
     finally:
         slots.release()
+
+
+def test_a_frame_waits_its_turn_only_briefly(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False, "FRAME_SLOTS": 1,
+                      "FRAME_QUEUE": 4, "FRAME_WAIT_S": 0.05})
+    client = app.test_client()
+    gid = new_game(client)["id"]
+    slots = app.extensions["dicecam.frame_slots"]
+    assert slots.acquire()
+    try:
+        resp = post_frame(client, gid, photo_bytes(FIVE_DICE))
+    finally:
+        slots.release()
+    assert resp.status_code == 503 and resp.json["code"] == "busy_frames"
+    assert post_frame(client, gid, photo_bytes(FIVE_DICE)).status_code == 200
+
+
+def test_frame_slots_serve_the_waiting_in_order_and_turn_away_beyond_the_queue():
+    import threading
+
+    from dicecam.webapp.camera import FrameSlots
+
+    slots = FrameSlots(1, 3, 3600)
+    assert slots.acquire()
+    order: list[int] = []
+    threads = []
+    for i in range(3):
+        t = threading.Thread(target=lambda i=i: slots.acquire() and order.append(i))
+        t.start()
+        threads.append(t)
+        while len(slots.waiting) < i + 1:  # each is in the queue before the next comes
+            threading.Event().wait(0.001)
+    assert slots.acquire() is False  # the queue is full: turned away at once
+    for served in range(1, 4):
+        slots.release()  # the slot passes to the longest waiting
+        while len(order) < served:
+            threading.Event().wait(0.001)
+    for t in threads:
+        t.join(timeout=10)
+    assert order == [0, 1, 2]
+
+
+def test_a_frame_whose_wait_runs_out_leaves_the_queue():
+    from dicecam.webapp.camera import FrameSlots
+
+    slots = FrameSlots(1, 2, 0.01)
+    assert slots.acquire()
+    assert slots.acquire() is False
+    assert not slots.waiting
+    slots.release()
+    assert slots.acquire()
 
 
 def test_simultaneous_frames_never_read_more_than_the_slots_at_once(tmp_path):
