@@ -421,3 +421,30 @@ def test_after_a_live_throw_the_dice_to_keep_are_marked_over_the_picture(live_ph
     # Each die to keep is marked where it lies, and no other.
     assert sorted(shown["keep"]) == keep
     page.click("#live-close")
+
+
+def test_wuerfelpoker_pauses_for_the_set_aside_and_reads_on_after_it(live_phones, live_port):
+    base = f"http://localhost:{live_port}"
+    phone = live_phones("de")
+    page = phone.page
+    sent: list[float] = []
+    page.on("request", lambda r: sent.append(time.time() * 1000) if r.url.endswith("/frames") else None)
+    gid = start_game(phone, base, "wuerfelpoker", ["Anna", "Ben"])
+    page.click("#live-btn")
+    page.wait_for_function("() => +(document.getElementById('live').dataset.frames || 0) >= 2")
+
+    # Another phone types a throw in: this one follows, and waits for the set-aside.
+    t = post_json(f"{base}/api/games/{gid}/throws", {"dice": [1, 1, 5, 5, 3, 6]})
+    page.wait_for_function("() => document.getElementById('live').dataset.phase === 'paused'")
+    paused = time.time() * 1000
+    assert page.locator("#live-status").inner_text() == text("live_paused", "de")
+    assert page.locator("#live").is_visible()
+    page.wait_for_timeout(1200)
+    assert [s for s in sent if s > paused + 300] == [], "frames were read while the dice wait to be set aside"
+
+    post_json(f"{base}/api/games/{gid}/entries", {"throw_id": t["throw_id"], "keep": [1, 1]})
+    page.wait_for_function("() => document.getElementById('live').dataset.phase !== 'paused'")
+    frames = int(page.locator("#live").get_attribute("data-frames"))
+    page.wait_for_function("n => +document.getElementById('live').dataset.frames > n", arg=frames)
+    assert get_json(f"{base}/api/games/{gid}")["expected_dice"] == 4
+    page.click("#live-close")
