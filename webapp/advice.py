@@ -42,6 +42,8 @@ class Advisor:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicecam-advice")
         self.jobs: OrderedDict[tuple, Future] = OrderedDict()
         self.warm: dict[tuple[str, str | None], Future] = {}
+        # How far each table build has got: (step, done, total), as the advisor reports it.
+        self.progress: dict[tuple[str, str | None], tuple[str, int, int]] = {}
         self.lock = threading.Lock()
 
 
@@ -86,9 +88,22 @@ def warm(stored: Stored) -> None:
     state = _advisor()
     with state.lock:
         if key not in state.warm:
+            def heard(step: str, done: int, total: int) -> None:
+                state.progress[key] = (step, done, total)
+
             state.warm[key] = state.pool.submit(
-                _warm_up, stored.variant.id, tuple(stored.game.players), dict(stored.game.settings)
+                _warm_up, stored.variant.id, tuple(stored.game.players), dict(stored.game.settings), heard
             )
+
+
+def build_progress(stored: Stored) -> dict | None:
+    """While the variant's tables are being built: how far (`step`, `done` of `total`)."""
+    key = _tables_key(stored)
+    state = _advisor()
+    if tables_ready(stored) or key not in state.progress:
+        return None
+    step, done, total = state.progress[key]
+    return {"step": step, "done": done, "total": total}
 
 
 def tables_ready(stored: Stored) -> bool:
@@ -97,14 +112,17 @@ def tables_ready(stored: Stored) -> bool:
     return future is None or future.done()
 
 
-def _warm_up(variant_id: str, players: tuple[str, ...], settings: dict) -> None:
+def _warm_up(variant_id: str, players: tuple[str, ...], settings: dict,
+             heard: Callable[[str, int, int], None] | None = None) -> None:
     from dicecam.scoring import Game
     from dicecam.scoring.advisor import advise
+    from dicecam.scoring.advisor.progress import listening
 
     game = Game.new(variant_id, players, settings)
     try:
         # The first throw of a new game touches every table the variant's advice needs.
-        advise(game, list(range(1, game.variant.dice_count + 1)), 1)
+        with listening(heard or (lambda step, done, total: None)):
+            advise(game, list(range(1, game.variant.dice_count + 1)), 1)
     except Exception:
         _log.exception("advisor tables for %s could not be built", variant_id)
 

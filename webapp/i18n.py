@@ -101,6 +101,8 @@ TEXTS: dict[str, dict[str, str]] = {
                               "(seconds to a few minutes, depending on the game and the computer); "
                               "sorted by points until then."},
     "advice_elapsed": {"de": "Läuft seit {time}.", "en": "Running for {time}."},
+    "advice_progress": {"de": "Läuft seit {time}, Schritt {step}: {percent} %.",
+                        "en": "Running for {time}, step {step}: {percent} %."},
     "keep_hint": {"de": "Tipp: diese Würfel liegen lassen", "en": "Tip: keep these dice"},
     "keep_all_hint": {"de": "Tipp: nicht mehr würfeln – jetzt eintragen", "en": "Tip: stop throwing and score now"},
     "reroll_all_hint": {"de": "Tipp: alle Würfel neu werfen", "en": "Tip: throw all the dice again"},

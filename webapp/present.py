@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import current_app, url_for
 
-from dicecam.webapp import games
+from dicecam.webapp import advice, games
 from dicecam.webapp.advice_json import bank_advice, review_json, throw_advice, unsure_positions
 from dicecam.webapp.games import Stored
 from dicecam.webapp.qr import game_url
@@ -83,8 +83,9 @@ def state_json(store: Store, stored: Stored, lang: str) -> dict:
 
     `display` is the variant's display facts (`scoring.Variant.display`): the page draws
     the sheet from them alone. `last_entry` says what the last event did
-    (`Game.describe`), for the undo question and for "another phone was faster".
-    Rendering starts no background work: advice already asked for is looked up.
+    (`Game.describe`), for the undo question and for "another phone was faster";
+    `advice_build` how far the advisor's one-time table build has got. Rendering starts
+    no background work: advice already asked for is looked up.
     """
     state = stored.game.state()
     display = stored.game.display(lang).to_dict()
@@ -109,6 +110,7 @@ def state_json(store: Store, stored: Stored, lang: str) -> dict:
         "throw": throw_json(stored, row, lang, current=True) if row is not None else None,
         "bank_advice": bank_advice(stored) if push and row is None and not state["finished"] else None,
         "review": review_json(stored, lang) if state["finished"] else None,
+        "advice_build": advice.build_progress(stored),
         "display": display,
         "last_entry": stored.game.describe(-1, lang) if stored.events else None,
         "set_aside": set_aside(stored, lang) if push else [],

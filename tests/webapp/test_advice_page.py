@@ -96,9 +96,17 @@ def test_until_the_tables_are_built_options_are_ranked_by_points(client, tmp_pat
     assert gains == sorted(gains, reverse=True)
     assert all("expected" not in o for o in t["options"])
 
-    t = poll(client, gid, advised)["throw"]
+    # While it builds, the state says how far (the advisor's own progress reports).
+    heard = poll(client, gid, lambda s: s["advice_build"] is not None or advised(s))
+    if not advised(heard):
+        build = heard["advice_build"]
+        assert build["step"].startswith("table:") and 0 <= build["done"] <= build["total"] and build["total"] > 0
+
+    state = poll(client, gid, advised)
+    t = state["throw"]
     assert t["ranked_by"] == "advice"
     assert all(isinstance(o["expected"], float) for o in t["options"])
+    assert state["advice_build"] is None
 
 
 def test_keep_advice_after_the_first_throw_marks_the_dice(client):
