@@ -407,11 +407,12 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
 
 def worst_photos() -> dict[str, bytes]:
     """The most expensive photos the decode budget lets through, one of each kind."""
-    from dicecam.webapp.recognition import DECODE_BUDGET
-    from dicecam.webapp.upload import BYTES_PER_PIXEL_8BIT, BYTES_PER_PIXEL_16BIT
+    from dicecam.vision.decode import DECODE_BYTES_PER_PIXEL
+    from dicecam.webapp.recognition import DECODE_BUDGET, WORK_LONG_SIDE
 
-    side8 = int((DECODE_BUDGET / BYTES_PER_PIXEL_8BIT) ** 0.5) - 8
-    side16 = int((DECODE_BUDGET / BYTES_PER_PIXEL_16BIT) ** 0.5) - 8
+    # A JPEG twice the working size or more is decoded smaller: the dearest one is just under that.
+    side8 = min(int((DECODE_BUDGET / DECODE_BYTES_PER_PIXEL) ** 0.5), 2 * WORK_LONG_SIDE - 1) - 8
+    side16 = int((DECODE_BUDGET / DECODE_BYTES_PER_PIXEL) ** 0.5) - 8
     big = cv2.resize(cv2.imread(str(SAMPLE)), (side8, side8))
     return {
         f"{side8}x{side8} JPEG": cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes(),

@@ -33,12 +33,32 @@ class ImageError(ValueError):
 
 @dataclass(frozen=True)
 class ImageHeader:
-    """What a file's header says before decoding: format, size and EXIF orientation (1-8)."""
+    """What a file says before decoding: format, size, EXIF orientation (1-8), bits per
+    sample (8 or 16) and `end`, the offset just past the image's own bytes (anything after
+    it, such as a phone's trailer, is not the image)."""
 
     format: str
     width: int
     height: int
     orientation: int = 1
+    bits: int = 8
+    end: int = 0
+
+    @property
+    def pixels(self) -> int:
+        return self.width * self.height
+
+
+#: Peak bytes per pixel that `decode_image` takes (the codec's buffers, the 8-bit BGR result
+#: and an upright copy), measured with `benchmarks/hostile.py`'s decode probe. 16-bit files are
+#: decoded straight to 8 bits, so they cost what 8-bit ones do.
+DECODE_BYTES_PER_PIXEL = 10
+
+
+def decode_cost(header: ImageHeader, *, reduce_to: int | None = None) -> int:
+    """Peak memory (bytes) that `decode_image(..., reduce_to=reduce_to)` takes for a file with this header."""
+    factor = reduction(header, reduce_to)
+    return -(-header.width // factor) * -(-header.height // factor) * DECODE_BYTES_PER_PIXEL
 
 
 # Formats we recognise but do not read, with the hint a player needs.
@@ -75,21 +95,41 @@ def read_header(data: bytes, *, max_pixels: int | None = None) -> ImageHeader:
     raise ImageError("this is not an image (expected a JPEG, PNG or WebP photo)", "not_an_image")
 
 
-def decode_image(data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> np.ndarray:
+#: JPEG decoders shrink by these factors while decoding, at a fraction of the memory.
+_REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def reduction(header: ImageHeader, reduce_to: int | None) -> int:
+    """The factor (1, 2, 4 or 8) a JPEG is shrunk by while decoding so its long side stays `reduce_to` or more."""
+    if reduce_to is None or header.format != "JPEG":
+        return 1
+    factor = 1
+    while factor < 8 and max(header.width, header.height) // (factor * 2) >= reduce_to:
+        factor *= 2
+    return factor
+
+
+def decode_image(data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS, reduce_to: int | None = None) -> np.ndarray:
     """Decode a JPEG, PNG or WebP photo to a BGR uint8 array of shape (H, W, 3).
 
     EXIF orientation is applied, so the array is upright as the phone showed it.
-    Grey becomes 3 channels, alpha is dropped, 16-bit is scaled to 8-bit.
-    Raises `ImageError` for empty, unknown, truncated or damaged files and for
-    photos over `max_pixels` (checked from the header, before decoding).
+    Grey becomes 3 channels, alpha is dropped, 16-bit is decoded straight to 8-bit.
+    With `reduce_to`, a JPEG whose long side is at least twice that is decoded at half,
+    a quarter or an eighth of its size (never under `reduce_to`): the codec does it while
+    decoding, at a fraction of the time and memory. Raises `ImageError` for empty, unknown,
+    truncated or damaged files and for photos over `max_pixels` (checked from the header,
+    before decoding).
     """
     data = bytes(data)
     header = read_header(data, max_pixels=max_pixels)
-    flags = cv2.IMREAD_COLOR | cv2.IMREAD_ANYDEPTH | cv2.IMREAD_IGNORE_ORIENTATION
+    factor = reduction(header, reduce_to)
+    # Without IMREAD_ANYDEPTH the codec hands 16-bit samples over as 8 bits, row by row:
+    # no whole-image 16- or 32-bit array is ever made.
+    flags = (_REDUCED[factor] if factor > 1 else cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if image is None:
         raise ImageError(f"the {header.format} file is damaged and cannot be decoded")
-    if image.shape[:2] != (header.height, header.width):
+    if image.shape[:2] != (-(-header.height // factor), -(-header.width // factor)):
         raise ImageError(f"the {header.format} file is damaged (its size does not match its header)")
     image = _to_bgr8(image)
     return _apply_orientation(image, header.orientation)
@@ -112,10 +152,7 @@ def load_image(path: str | Path, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> np.
 
 
 def _to_bgr8(image: np.ndarray) -> np.ndarray:
-    if image.dtype == np.uint16:
-        # Round to nearest: 65535 -> 255, 32896 -> 128.
-        image = ((image.astype(np.uint32) + 128) // 257).astype(np.uint8)
-    elif image.dtype != np.uint8:
+    if image.dtype != np.uint8:
         raise ImageError(f"unsupported pixel type {image.dtype}", "unsupported")
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -160,6 +197,7 @@ def _jpeg_header(data: bytes, limit: float) -> ImageHeader:
     truncated = ImageError("the JPEG file is incomplete (cut off before its end)", "truncated")
     damaged = ImageError("the JPEG file is damaged")
     size: tuple[int, int] | None = None
+    bits = 8
     orientation = 1
     pos, n = 2, len(data)
     while True:
@@ -194,15 +232,15 @@ def _jpeg_header(data: bytes, limit: float) -> ImageHeader:
                 # Height 0 means "given later in a DNL marker", which OpenCV does not read.
                 raise ImageError("the JPEG file uses an unsupported layout (no frame size)", "unsupported")
             _check_size(width, height, limit)
-            size = (width, height)
+            size, bits = (width, height), segment[0]
         elif marker == 0xE1 and segment[:6] == b"Exif\x00\x00" and orientation == 1:
             orientation = _exif_orientation(segment[6:])
         pos += length
         if marker == 0xDA:  # start of scan: entropy-coded data follows
             if size is None:
                 raise damaged
-            _find_jpeg_end(data, pos)
-            return ImageHeader("JPEG", size[0], size[1], orientation)
+            end = _find_jpeg_end(data, pos)
+            return ImageHeader("JPEG", size[0], size[1], orientation, bits=bits, end=end)
 
 
 def _find_jpeg_end(data: bytes, pos: int) -> int:
@@ -262,9 +300,10 @@ def _png_header(data: bytes, limit: float) -> ImageHeader:
     truncated = ImageError("the PNG file is incomplete (cut off before its end)", "truncated")
     if len(data) < 33 or data[12:16] != b"IHDR":
         raise truncated if len(data) < 33 else ImageError("the PNG file is damaged")
-    width, height = struct.unpack_from(">II", data, 16)
+    width, height, depth, colour = struct.unpack_from(">IIBB", data, 16)
     if width == 0 or height == 0:
         raise ImageError("the PNG file is damaged (it claims zero size)")
+    bits = 8 if colour == 3 else max(depth, 8)  # palette images decode to 8 bits whatever their index depth
     _check_size(width, height, limit)
     # Walk the chunks: an eXIf chunk may hold the orientation, and IEND proves the file is whole.
     orientation, pos, n = 1, 8, len(data)
@@ -276,7 +315,7 @@ def _png_header(data: bytes, limit: float) -> ImageHeader:
         if kind == b"eXIf" and orientation == 1:
             orientation = _exif_orientation(data[pos + 8 : pos + 8 + length])
         if kind == b"IEND":
-            return ImageHeader("PNG", width, height, orientation)
+            return ImageHeader("PNG", width, height, orientation, bits=bits, end=end)
         pos = end
     raise truncated
 
@@ -312,7 +351,8 @@ def _webp_header(data: bytes, limit: float) -> ImageHeader:
         raise damaged
     _check_size(size[0], size[1], limit)
     orientation = _webp_orientation(data, riff_size + 8) if kind == b"VP8X" else 1
-    return ImageHeader("WebP", size[0], size[1], orientation)
+    end = min(riff_size + 8 + (riff_size & 1), len(data))
+    return ImageHeader("WebP", size[0], size[1], orientation, end=end)
 
 
 def _webp_orientation(data: bytes, end: int) -> int:

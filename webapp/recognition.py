@@ -2,8 +2,9 @@
 
 Reading a photo is the server's only heavy work, so it is bounded twice:
 
-- each photo by its decode cost in bytes (`upload.decode_cost`: pixels x bits x
-  channels as decoding really spends them), at most `DECODE_BUDGET`;
+- each photo by its decode cost in bytes (`vision.decode.decode_cost`: what decoding
+  it really spends; a big JPEG is decoded at a half, quarter or eighth of its size,
+  never under `WORK_LONG_SIDE`), at most `DECODE_BUDGET`;
 - all photos together by `PHOTO_SLOTS`: at most that many uploads are held in
   memory, decoded and read at once (the rest wait for a slot, briefly, in their
   spooled temporary files).
@@ -24,12 +25,11 @@ import cv2
 import numpy as np
 from flask import Flask
 
-from dicecam.vision.decode import ImageError
+from dicecam.vision.decode import ImageError, decode_cost, read_header
 from dicecam.vision.detections import UNSURE_BELOW
 from dicecam.webapp.errors import BadRequest, Busy, TooLarge, Unavailable
 from dicecam.webapp.games import Photo
 from dicecam.webapp.rows import Die
-from dicecam.webapp.upload import decode_cost, inspect
 
 # Phones upload about 2000 px on the long side; bigger photos (from API clients)
 # are shrunk for reading and annotating, while the original is kept as evidence.
@@ -98,7 +98,7 @@ def decode(data: bytes) -> np.ndarray:
     """Bytes -> BGR image; `vision.decode.ImageError` for anything unreadable."""
     from dicecam.vision.decode import decode_image
 
-    return decode_image(data)
+    return decode_image(data, reduce_to=WORK_LONG_SIDE)
 
 
 def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Reading:
@@ -139,16 +139,13 @@ def _refused(exc: ImageError) -> ImageRefused:
 def check_photo(data: bytes, budget: int) -> bytes:
     """The photo's own bytes (anything after the image's end is cut off), if its
     decode fits `budget`; `ImageRefused` or `TooLarge` otherwise."""
-    from dicecam.vision.decode import read_header
-
     if not data:
         raise ImageRefused("err_image_empty")
     try:
-        read_header(data)  # the player's reason for anything vision cannot read
-        facts = inspect(data)
+        facts = read_header(data)  # the player's reason for anything vision cannot read
     except ImageError as exc:
         raise _refused(exc) from exc
-    cost = decode_cost(facts)
+    cost = decode_cost(facts, reduce_to=WORK_LONG_SIDE)
     if cost > budget:
         raise TooLarge(
             "err_photo_pixels", width=facts.width, height=facts.height, bits=facts.bits,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicecam.vision.decode import ImageError, decode_image, load_image, read_header
+from dicecam.vision.decode import ImageError, decode_cost, decode_image, load_image, read_header
 
 
 def _visual(height: int = 60, width: int = 96) -> np.ndarray:
@@ -364,3 +364,45 @@ def test_load_image_missing_file_and_folder(tmp_path):
     assert exc.value.code == "unreadable_file"
     with pytest.raises(ImageError, match="folder"):
         load_image(tmp_path)
+
+
+# --- what the header tells before decoding: bits and where the image ends ------------------
+
+@pytest.mark.parametrize("ext, image, bits", [
+    (".png", np.zeros((20, 30, 3), np.uint8), 8),
+    (".png", np.zeros((20, 30, 3), np.uint16), 16),
+    (".png", np.zeros((20, 30), np.uint16), 16),
+    (".jpg", np.zeros((20, 30, 3), np.uint8), 8),
+    (".webp", np.zeros((20, 30, 3), np.uint8), 8),
+])
+def test_the_header_tells_bits_and_where_the_image_ends(ext, image, bits):
+    data = _encode(ext, image)
+    header = read_header(data + b"trailer: a phone's motion video")
+    assert header.bits == bits
+    assert header.end == len(data)
+
+
+@pytest.mark.parametrize("side, reduce_to, factor", [(2000, 1000, 2), (4000, 1000, 4), (4000, 400, 8),
+                                                     (1999, 1000, 1), (4000, None, 1)])
+def test_a_big_jpeg_is_decoded_smaller_but_never_under_the_size_asked(side, reduce_to, factor):
+    visual = cv2.resize(_visual(), (side, side * 3 // 4), interpolation=cv2.INTER_NEAREST)
+    data = _jpeg(visual)
+    decoded = decode_image(data, reduce_to=reduce_to)
+    assert decoded.shape[1] == -(-side // factor)
+    assert reduce_to is None or max(decoded.shape) >= reduce_to
+    expected = cv2.resize(visual, (decoded.shape[1], decoded.shape[0]), interpolation=cv2.INTER_AREA)
+    assert _close(decoded, expected)
+    assert decode_cost(read_header(data), reduce_to=reduce_to) < decode_cost(read_header(data)) or factor == 1
+
+
+def test_a_reduced_jpeg_is_still_turned_upright():
+    visual = cv2.resize(_visual(), (960, 600), interpolation=cv2.INTER_NEAREST)
+    data = _with_exif_jpeg(_jpeg(_stored_as_camera(visual, 6)), _tiff_orientation(6))
+    upright = decode_image(data, reduce_to=150)
+    assert _close(upright, cv2.resize(visual, (240, 150), interpolation=cv2.INTER_AREA))
+
+
+def test_png_and_webp_are_never_reduced():
+    visual = cv2.resize(_visual(), (1600, 1000), interpolation=cv2.INTER_NEAREST)
+    for ext in (".png", ".webp"):
+        assert decode_image(_encode(ext, visual), reduce_to=200).shape[:2] == (1000, 1600)

@@ -168,22 +168,26 @@ def test_a_tiny_16_bit_png_of_49_megapixels_is_refused_before_decoding(client, a
 
 
 @pytest.mark.parametrize(
-    "width, height, dtype, fits",
+    "kind, width, height, dtype, fits",
     [
-        (4032, 3024, np.uint8, True),  # a 12-megapixel phone photo
-        (3600, 3600, np.uint8, True),
-        (4000, 4000, np.uint8, False),
-        (2000, 1500, np.uint16, True),
-        (4032, 3024, np.uint16, False),  # the same phone photo at 16 bits costs 3.4 times as much
+        ("png", 4032, 3024, np.uint8, True),  # a 12-megapixel phone photo
+        ("png", 3600, 3600, np.uint8, True),
+        ("png", 4000, 4000, np.uint8, False),
+        ("png", 2000, 1500, np.uint16, True),
+        ("png", 4032, 3024, np.uint16, True),  # 16 bits decode straight to 8: no dearer than 8 bits
+        ("png", 4000, 4000, np.uint16, False),
+        ("jpeg", 8000, 6000, np.uint8, True),  # 48 megapixels, decoded at a quarter of its size
     ],
 )
-def test_the_decode_budget_counts_bits_per_sample(width, height, dtype, fits):
+def test_the_decode_budget_counts_what_decoding_costs(kind, width, height, dtype, fits):
     from dicecam.webapp.errors import TooLarge
-    from dicecam.webapp.recognition import DECODE_BUDGET, check_photo
+    from dicecam.webapp.recognition import DECODE_BUDGET, check_photo, decode
 
-    data = png(width, height, dtype)
+    data = png(width, height, dtype) if kind == "png" else jpeg(width, height)
     if fits:
         assert check_photo(data, DECODE_BUDGET) == data
+        if kind == "jpeg":
+            assert max(decode(data).shape) == 2000  # the working size, not 8000
     else:
         with pytest.raises(TooLarge):
             check_photo(data, DECODE_BUDGET)
