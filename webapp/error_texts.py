@@ -240,6 +240,10 @@ ERROR_TEXTS: dict[str, dict[str, str]] = {
         "de": "Der Datenordner ist schreibgeschützt: Spiele lassen sich ansehen, aber nicht ändern.",
         "en": "The data folder is read-only: games can be viewed but not changed.",
     },
+    "err_database": {
+        "de": "Die Datenbank antwortet gerade nicht – nichts wurde gespeichert. Bitte gleich noch einmal.",
+        "en": "The database is not answering right now: nothing was saved. Please try again in a moment.",
+    },
     "err_disk_full": {
         "de": "Der Speicher ist voll – nichts wurde gespeichert. Bitte Platz schaffen (z. B. dicecam prune).",
         "en": "The disk is full: nothing was saved. Please free some space (for example dicecam prune).",

@@ -87,6 +87,15 @@ class ReadOnly(Unavailable):
         super().__init__("err_read_only")
 
 
+class DatabaseUnavailable(Unavailable):
+    """The database server does not answer (restarting, unreachable, busy); nothing was stored."""
+
+    headers: ClassVar[dict[str, str]] = {"Retry-After": "5"}
+
+    def __init__(self) -> None:
+        super().__init__("err_database")
+
+
 class DiskFull(WebError):
     """No space left for the database or the photos; nothing was stored."""
 
