@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
@@ -42,8 +43,9 @@ class Advisor:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicecam-advice")
         self.jobs: OrderedDict[tuple, Future] = OrderedDict()
         self.warm: dict[tuple[str, str | None], Future] = {}
-        # How far each table build has got: (step, done, total), as the advisor reports it.
-        self.progress: dict[tuple[str, str | None], tuple[str, int, int]] = {}
+        # How far each table build has got: (step, done, total, started), as the advisor
+        # reports it; `started` is when the build's first report came (time.monotonic).
+        self.progress: dict[tuple[str, str | None], tuple[str, int, int, float]] = {}
         self.lock = threading.Lock()
 
 
@@ -89,7 +91,8 @@ def warm(stored: Stored) -> None:
     with state.lock:
         if key not in state.warm:
             def heard(step: str, done: int, total: int) -> None:
-                state.progress[key] = (step, done, total)
+                started = state.progress[key][3] if key in state.progress else time.monotonic()
+                state.progress[key] = (step, done, total, started)
 
             state.warm[key] = state.pool.submit(
                 _warm_up, stored.variant.id, tuple(stored.game.players), dict(stored.game.settings), heard
@@ -97,13 +100,14 @@ def warm(stored: Stored) -> None:
 
 
 def build_progress(stored: Stored) -> dict | None:
-    """While the variant's tables are being built: how far (`step`, `done` of `total`)."""
+    """While the variant's tables are being built: how far (`step`, `done` of `total`) and
+    for how many `seconds` it has run."""
     key = _tables_key(stored)
     state = _advisor()
     if tables_ready(stored) or key not in state.progress:
         return None
-    step, done, total = state.progress[key]
-    return {"step": step, "done": done, "total": total}
+    step, done, total, started = state.progress[key]
+    return {"step": step, "done": done, "total": total, "seconds": round(time.monotonic() - started)}
 
 
 def tables_ready(stored: Stored) -> bool:

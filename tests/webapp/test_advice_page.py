@@ -101,6 +101,7 @@ def test_until_the_tables_are_built_options_are_ranked_by_points(client, tmp_pat
     if not advised(heard):
         build = heard["advice_build"]
         assert build["step"].startswith("table:") and 0 <= build["done"] <= build["total"] and build["total"] > 0
+        assert build["seconds"] >= 0
 
     state = poll(client, gid, advised)
     t = state["throw"]

@@ -3,8 +3,8 @@
 import {T, fmt} from './i18n.js';
 import {getState, ui} from './store.js';
 
-function elapsed(since) {
-  const s = Math.max(0, Math.round((Date.now() - since) / 1000));
+function clock(seconds) {
+  const s = Math.max(0, Math.round(seconds));
   return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
 }
 
@@ -16,8 +16,9 @@ const steps = [];  // the build steps seen so far ("table:…", "passes:…")
 export function advisorNote(status) {
   if (status !== 'building') return T.advice_pending;
   if (!ui.buildingSince) ui.buildingSince = Date.now();
-  const time = elapsed(ui.buildingSince);
   const build = getState().advice_build;
+  // The server's clock where it says (the build may have started before this phone looked).
+  const time = clock(build ? build.seconds : (Date.now() - ui.buildingSince) / 1000);
   if (!build || !build.total) return T.advice_building + ' ' + fmt('advice_elapsed', {time});
   if (!steps.includes(build.step)) steps.push(build.step);
   const percent = Math.floor(100 * build.done / build.total);

@@ -29,7 +29,7 @@ function advicePending(s) {
 /** What the advisor has said so far. */
 function adviceOf(s) {
   const t = s.throw;
-  return JSON.stringify([t && t.advice_status, t && t.options, s.bank_advice, s.review]);
+  return JSON.stringify([t && t.advice_status, t && t.options, s.bank_advice, s.review, s.advice_build]);
 }
 
 /** Fetch the game and draw it if anything changed. */
