@@ -36,6 +36,9 @@ def test_a_sheet_game_on_a_phone(phones, base, screens, variant, lang, tmp_path)
                look=lambda: check_screen(phone, f"{variant}-0-start-page", screens))
     check_screen(phone, f"{variant}-1-game", screens)
     assert page.locator("#current-player").inner_text() == text("turn_of", lang, player="Anna")
+    # The camera button shows where the keyboard is.
+    page.focus("#photo-input")
+    assert page.locator("#camera-label").evaluate("e => getComputedStyle(e).outlineStyle") != "none"
 
     # Throw 1, a photo: five dice read, each a die to tap.
     read = photo_throw(phone, FIVE_DICE, 5)
