@@ -274,3 +274,13 @@ def test_a_refusal_a_player_sees_is_in_one_language(client, case, lang):
     assert 400 <= resp.status_code < 500
     said = resp.json["error"]
     assert said and not _mixed(said, lang), said
+
+
+@pytest.mark.parametrize(("lang", "written"), [("de", "1.050"), ("en", "1,050")])
+def test_the_start_page_writes_scores_as_the_language_does(client, lang, written):
+    gid = new_game(client, "wuerfelpoker")["id"]
+    t = throw(client, gid, [1, 1, 1, 5, 2, 3])
+    client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "keep": [1, 1, 1, 5]})
+    assert client.post(f"/api/games/{gid}/entries", json={"bank": True}).status_code == 200
+    html = client.get(f"/?lang={lang}").get_data(as_text=True)
+    assert f"Anna <b>{written}</b>" in html
