@@ -118,7 +118,10 @@ class ThrowWatch:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            throws = get_json(self.url)
+            try:
+                throws = get_json(self.url)
+            except OSError:  # the server is gone (a failed test's teardown)
+                return
             for t in throws[len(self.seen):]:
                 self.seen.append((time.time() * 1000, t))
             self._stop.wait(0.1)
@@ -447,4 +450,55 @@ def test_wuerfelpoker_pauses_for_the_set_aside_and_reads_on_after_it(live_phones
     frames = int(page.locator("#live").get_attribute("data-frames"))
     page.wait_for_function("n => +document.getElementById('live').dataset.frames > n", arg=frames)
     assert get_json(f"{base}/api/games/{gid}")["expected_dice"] == 4
+    page.click("#live-close")
+
+
+def test_two_phones_live_on_one_table_enter_each_throw_once(live_phones, live_port, video):
+    base = f"http://localhost:{live_port}"
+    anna, ben = live_phones("de"), live_phones("en")
+    gid = start_game(anna, base, "spiffel", ["Anna", "Ben"])
+    ben.page.goto(f"{base}/g/{gid}?lang=en")
+    ben.page.wait_for_function("() => document.documentElement.dataset.live === 'stream'")
+    # Both see the same camera picture (one fake device), so both settle on each scene at
+    # about the same moment: one throw goes in, the other is refused as stale.
+    anna.page.click("#live-btn")
+    ben.page.click("#live-btn")
+    watch = ThrowWatch(base, gid)
+    # Both phones see the four dice after the first five: by then one throw, not two.
+    anna.page.wait_for_function("() => document.getElementById('live').dataset.phase === 'wrong'", timeout=40_000)
+    assert len(watch.seen) == 1
+    # After the other five have lain still for a while: two throws.
+    end = time.monotonic() + 30
+    while len(watch.seen) < 2 and time.monotonic() < end:
+        time.sleep(0.1)
+    time.sleep(2.0)
+    throws = watch.stop()
+    shows = [which_still(video, get_bytes(base + t["photo_url"]))[0] for _, t in throws]
+    assert shows[:2] == ["still_a", "still_b"] and len(throws) == 2, shows
+
+
+@pytest.mark.parametrize("first", ["live", "typed"])
+def test_live_opened_over_dice_already_entered_does_not_enter_them_again(live_phones, live_port, video, first):
+    base = f"http://localhost:{live_port}"
+    phone = live_phones("de")
+    page = phone.page
+    gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    watch = ThrowWatch(base, gid)
+    if first == "live":
+        page.click("#live-btn")
+        page.wait_for_function("() => document.getElementById('live').dataset.phase === 'taken'", timeout=40_000)
+        page.click("#live-close")
+    else:
+        # Throw 1 typed in with the values the camera is about to see, before live mode opens.
+        post_json(f"{base}/api/games/{gid}/throws", {"dice": reader_values(video.stills["still_a"], 5)})
+        page.wait_for_function("() => document.querySelectorAll('#dice-strip .die[data-index]').length === 5")
+    page.click("#live-btn")
+    page.wait_for_function("() => document.getElementById('live').dataset.phase === 'wrong'", timeout=40_000)
+    assert len(watch.seen) == 1, "the dice already entered were taken again"
+    end = time.monotonic() + 30
+    while len(watch.seen) < 2 and time.monotonic() < end:
+        time.sleep(0.1)
+    throws = watch.stop()
+    assert [t["number"] for _, t in throws] == [1, 2]
+    assert which_still(video, get_bytes(base + throws[1][1]["photo_url"]))[0] == "still_b"
     page.click("#live-close")

@@ -32,6 +32,9 @@ export function motion(a, b, level = SETTLE.level) {
   return changed / a.length;
 }
 
+const hasBoxes = (r) => r.dice.every((d) => Array.isArray(d.box));
+const values = (r) => r.dice.map((d) => d.value).sort().join();
+
 const centre = (d) => [(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2];
 const size = (d) => Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1]);
 
@@ -60,6 +63,7 @@ function matched(a, b, near) {
  * (boxes as shares of the frame). */
 export function sameReading(a, b, tol = SETTLE.centreTol) {
   if (!a || !b) return false;
+  if (!hasBoxes(a) || !hasBoxes(b)) return values(a) === values(b);  // a throw typed in: its values
   return matched(a.dice, b.dice, (da, db) => {
     const [ax, ay] = centre(da);
     const [bx, by] = centre(db);
@@ -80,6 +84,7 @@ function shape(dice) {
  * a phone sees when it is lifted and pointed at the same throw again. */
 export function sameScene(a, b, tol = SETTLE.sceneTol) {
   if (!a || !b || a.dice.length !== b.dice.length || !a.dice.length) return false;
+  if (!hasBoxes(a) || !hasBoxes(b)) return values(a) === values(b);
   const sa = shape(a.dice);
   const sb = shape(b.dice);
   const used = new Array(sb.length).fill(false);
@@ -153,7 +158,8 @@ export class Settle {
     }
   }
 
-  /** The throw of the scene now in view was taken (or taken anyway, or by another phone). */
+  /** The throw of the scene now in view was taken (or taken anyway, or by another phone, or
+ * was already in when live mode opened); dice without boxes are compared by value. */
   took(reading) {
     this.taken = reading || (this.run.length ? this.run[this.run.length - 1].r : {dice: []});
     this.last = this.taken;

@@ -40,6 +40,7 @@ const live = {
   frames: 0,            // readings shown since live mode opened
   times: [],            // when the last readings arrived (for the rate shown to tests and people)
   reading: null,
+  throwId: null,        // the open throw this phone knows of: a new one from elsewhere means this scene is in
   session: 0,           // bumped on close: loops of an old session end themselves
   phaseShown: '',
 };
@@ -110,6 +111,14 @@ function keptDice(state) {
   if (!t || !t.width || step(state) !== 'photo') return [];
   return advisedPositions(state).map((i) => t.dice[i]).filter((d) => d && d.box)
     .map((d) => ({value: d.value, box: [d.box[0] / t.width, d.box[1] / t.height, d.box[2] / t.width, d.box[3] / t.height]}));
+}
+
+/** The open throw as a reading (boxes as shares of its photo; none for dice typed in). */
+function throwReading(state) {
+  const t = state.throw;
+  if (!t) return null;
+  return {dice: t.dice.map((d) => ({value: d.value, guess: false,
+    box: d.box && t.width ? [d.box[0] / t.width, d.box[1] / t.height, d.box[2] / t.width, d.box[3] / t.height] : null}))};
 }
 
 /** Which live dice are the ones to keep: same value, near where the photo had them. */
@@ -339,6 +348,7 @@ async function take() {
     form.append('version', String(getState().version));
     const res = await request('POST', apiBase() + '/throws', form);
     live.settle.took(seen);
+    live.throwId = res.throw_id;
     setState(res.state);
     toast(fmt('live_took', {n: res.number}));
   } catch (err) {
@@ -358,6 +368,11 @@ async function open() {
   live.times = [];
   live.reading = null;
   live.settle = new Settle(getState().expected_dice);
+  live.throwId = getState().throw ? getState().throw.throw_id : null;
+  // Opened over a throw already in (by photo, by hand, by another phone): those dice are
+  // not taken again; the camera waits for them to move.
+  const already = throwReading(getState());
+  if (already && step(getState()) === 'photo') live.settle.took(already);
   const p = panel();
   build();
   p.hidden = false;
@@ -423,6 +438,12 @@ function sync(state) {
   if (btn) btn.disabled = !supported() || (!live.open && now !== 'photo');
   if (!live.open) return;
   live.paused = now === 'aside';
+  const id = state.throw ? state.throw.throw_id : null;
+  if (id && id !== live.throwId && !live.busy) {
+    // Another phone (or a hand) entered this throw: the dice in view are in, not to be taken again.
+    live.settle.took(live.reading || throwReading(state));
+  }
+  live.throwId = id;
   if (live.settle) live.settle.setExpected(state.expected_dice);
   if (live.paused) {
     panel().dataset.phase = 'paused';
