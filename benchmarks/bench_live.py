@@ -55,6 +55,8 @@ TARGET_FPS = 4.0       # issue 35: every phone's overlay at least 4 times a seco
 def table_picture(name: str, width: int, height: int) -> np.ndarray:
     """A sample photo cropped to the camera's 4:3 and scaled to `width` x `height`."""
     image = cv2.imread(str(ROOT / "sample_images" / name), cv2.IMREAD_COLOR)
+    if image is None:
+        raise FileNotFoundError(ROOT / "sample_images" / name)
     h, w = image.shape[:2]
     ch = min(h, w * 3 // 4)
     top = (h - ch) // 2
@@ -184,6 +186,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def stream(server: Server, game: str, phones: int, seconds: float, paced: bool, *, probe: bool = False) -> dict:
+    assert server.proc is not None
     pictures = frames()
     results = [PhoneResult() for _ in range(phones)]
     go = threading.Event()

@@ -15,7 +15,7 @@ def test_frames_are_640x480_jpegs_the_endpoint_takes():
     for data in frames:
         assert len(data) < FRAME_MAX_BYTES
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        assert image.shape == (480, 640, 3)
+        assert image is not None and image.shape == (480, 640, 3)
 
 
 def test_a_still_goes_up_as_a_photo_form():

@@ -253,8 +253,12 @@ def test_frame_slots_serve_the_waiting_in_order_and_turn_away_beyond_the_queue()
     assert slots.acquire()
     order: list[int] = []
     threads = []
+    def wait_then_note(i: int) -> None:
+        if slots.acquire():
+            order.append(i)
+
     for i in range(3):
-        t = threading.Thread(target=lambda i=i: slots.acquire() and order.append(i))
+        t = threading.Thread(target=wait_then_note, args=(i,))
         t.start()
         threads.append(t)
         while len(slots.waiting) < i + 1:  # each is in the queue before the next comes

@@ -155,6 +155,7 @@ def rest_to_options(log: list[dict], lang: str, throws: int) -> list[float]:
 def which_still(video: LiveVideo, photo: bytes) -> tuple[str, float]:
     """The still scene a photo shows (the nearest by mean grey difference) and that difference."""
     image = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None, "the throw's photo is not an image"
     diffs = {name: float(np.abs(image.astype(np.int16) - still.astype(np.int16)).mean())
              for name, still in video.stills.items()}
     name = min(diffs, key=diffs.__getitem__)
