@@ -84,12 +84,20 @@ def post_frame(client, gid: str, data: bytes, content_type: str = "image/jpeg", 
 
 
 def stored_rows(app) -> dict:
-    """Every row of every table, to prove a frame changes nothing."""
+    """What is stored, to prove a frame changes nothing: every game as the API shows it
+    (state, throws, log), the photo files, and on SQLite every row of every table."""
     import sqlite3
 
-    with sqlite3.connect(app.config["DATABASE"]) as db:
-        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in tables}
+    client = app.test_client()
+    out: dict = {"photos": photo_files(app), "games": {}}
+    for game in client.get("/api/games").json:
+        gid = game["id"]
+        out["games"][gid] = [client.get(f"/api/games/{gid}{path}").json for path in ("", "/throws", "/log")]
+    if not app.config.get("DATABASE_URL"):
+        with sqlite3.connect(app.config["DATABASE"]) as db:
+            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+            out["rows"] = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in tables}
+    return out
 
 
 @pytest.mark.parametrize("variant, count", [("spiffel", 5), ("wuerfelpoker", 6)])
