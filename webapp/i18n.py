@@ -207,6 +207,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "copy_link": {"de": "Link kopieren", "en": "Copy link"},
     "link_copied": {"de": "Link kopiert", "en": "Link copied"},
     "close": {"de": "Schließen", "en": "Close"},
+    "what_scores": {"de": "Was zählt?", "en": "What scores?"},
     "game_deleted": {"de": "Dieses Spiel wurde gelöscht.", "en": "This game was deleted."},
     # live camera (docs/LIVE.md)
     "live": {"de": "Live", "en": "Live"},

@@ -41,6 +41,8 @@ def test_wuerfelpoker_on_a_phone(phones, base, screens, lang, tmp_path):
     set_aside(page, "1,1", {"de": "1.250", "en": "1,250"}[lang])
     assert page.locator(".hot").is_visible()
     assert page.locator("#set-aside .dice-row").count() == 2
+    page.click("#rules-fold summary")  # what scores, as the rules say it
+    assert {"de": "10.000", "en": "10,000"}[lang] in page.locator("#rules-fold").inner_text()
     check_screen(phone, "wuerfelpoker-3-hot-dice", screens)
 
     # Six dice again, a photo; set aside the 1s and bank.

@@ -58,7 +58,7 @@ function renderResult(state) {
 function render(state) {
   document.body.classList.toggle('finished', !!state.finished);
   // A re-render (advice arriving, another phone) must not snap open folds shut.
-  const open = ['scratch-fold', 'more-fold', 'keep-alts'].filter((id) => $(id) && $(id).open);
+  const open = ['scratch-fold', 'more-fold', 'keep-alts', 'rules-fold'].filter((id) => $(id) && $(id).open);
   renderBanner(state);
   renderReview(state);
   renderActions(state);

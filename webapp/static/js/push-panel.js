@@ -6,6 +6,22 @@ import {diceRow} from './dice.js';
 import {enter} from './actions.js';
 import {advisorNote} from './advisor-note.js';
 
+/** "1000" as the language writes it; rules like "face × 100" as they are. */
+const points = (text) => (/^\d+$/.test(text) ? num(Number(text)) : text);
+
+/** What scores, as the variant states it (a fold, for whoever asks at the table). */
+function rulesCard(push) {
+  const list = el('dl', {className: 'rules-list'});
+  for (const c of push.combinations) {
+    list.appendChild(el('dt', null, c.label));
+    list.appendChild(el('dd', null, points(c.points)));
+  }
+  return el('details', {id: 'rules-fold', className: 'rules-fold'},
+    el('summary', null, T.what_scores), list,
+    // scoring writes "10000"; the page writes every number the way its language does
+    el('p', {className: 'muted small'}, push.goal.replace(/\d{4,}/g, (n) => num(Number(n)))));
+}
+
 export function renderPushPanel(state) {
   const panel = $('push-panel');
   if (state.display.family !== 'push' || state.finished) { panel.hidden = true; return; }
@@ -31,6 +47,7 @@ export function renderPushPanel(state) {
   row.appendChild(bank);
   row.appendChild(again);
   panel.appendChild(row);
+  panel.appendChild(rulesCard(state.display.push));
   const hint = state.bank_advice;
   if (hint && hint.status === 'ready' && !state.throw) {
     (hint.bank ? bank : again).classList.add('advised');
