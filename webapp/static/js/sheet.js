@@ -27,7 +27,8 @@ function renderTabs(state, shown) {
   if (!one) return;
   for (const p of state.players) {
     const selected = p === shown[0];
-    tabs.appendChild(el('button', {type: 'button', role: 'tab', ariaSelected: String(selected),
+    // Plain toggle buttons (aria-pressed): one tap shows that player's sheet.
+    tabs.appendChild(el('button', {type: 'button', ariaPressed: String(selected),
       className: 'sheet-tab' + (selected ? ' selected' : '') + (p === state.current_player ? ' current' : ''),
       dataset: {player: p},
       onclick: () => {
