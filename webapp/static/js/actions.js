@@ -23,8 +23,9 @@ export function fail(err) {
     const before = getState();
     setState(err.game);
     const last = err.game.last_entry;
-    const moved = err.game.version !== before.version;
-    toast(moved && last ? fmt('conflict_by', {entry: recapText(err.game.display, last)}) : err.message, true);
+    // An entry made elsewhere is named; a throw or a correction elsewhere is not an entry.
+    const entered = err.game.events !== before.events;
+    toast(entered && last ? fmt('conflict_by', {entry: recapText(err.game.display, last)}) : err.message, true);
     return;
   }
   toast(err.message, true);
