@@ -23,8 +23,8 @@ export function fail(err) {
     const before = getState();
     setState(err.game);
     const last = err.game.last_entry;
-    // An entry made elsewhere is named; a throw or a correction elsewhere is not an entry.
-    const entered = err.game.events !== before.events;
+    // An entry made elsewhere is named; a throw, correction or undo elsewhere is not one.
+    const entered = err.game.events > before.events;
     toast(entered && last ? fmt('conflict_by', {entry: recapText(err.game.display, last)}) : err.message, true);
     return;
   }
