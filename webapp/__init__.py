@@ -2,14 +2,18 @@
 
 `create_app(test_config=None)` builds the app over a data folder (`DICECAM_DATA`,
 else a per-user default) holding the SQLite database, the evidence photos and the
-key that signs this server's cookies. A data folder that cannot be written is
-served read-only: games can be looked at, every change answers 503.
+key that signs this server's cookies. With `DICECAM_DATABASE_URL` (or
+`DATABASE_URL` in the config) set to a `postgresql://` URL the games are kept in
+PostgreSQL instead, and several worker processes may serve them (docs/DEPLOY.md).
+A data folder that cannot be written is served read-only: games can be looked at,
+every change answers 503. `shutdown(app)` closes what the app holds open.
 
 Module map (docs/WEBAPP.md): `api` and `pages` are the blueprints (HTTP only),
 `parse` checks what clients send, `games` holds the use cases, `lifecycle` the life
-of a throw, `store`/`sqlite_store` the storage, `access` who sees which game,
-`live` the change notifications, `recognition`/`upload` the photos, `errors` every
-refusal.
+of a throw, `backend` picks the storage (`store`, `sqlite_store`, `postgres_store`),
+`access` who sees which game, `live`/`postgres_live` the change notifications,
+`recognition`/`upload` the photos, `photos`/`evidence` where they are kept, `errors`
+every refusal.
 """
 
 from __future__ import annotations
@@ -21,13 +25,12 @@ from pathlib import Path
 
 from flask import Flask, request
 
+from dicecam.webapp.backend import DatabaseError, DataFolderError
 from dicecam.webapp.datadir import default_data_dir
 
+__all__ = ["MAX_UPLOAD_MB", "DataFolderError", "DatabaseError", "create_app", "shutdown"]
+
 MAX_UPLOAD_MB = 20
-
-
-class DataFolderError(RuntimeError):
-    """The data folder cannot be used (its database needs an upgrade it cannot get)."""
 
 
 def _writable(folder: Path) -> bool:
@@ -43,10 +46,16 @@ def _writable(folder: Path) -> bool:
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app; `test_config` overrides settings (DATA_DIR, DATABASE, ...)."""
-    from dicecam.webapp import access, advice, db, errors, live, recognition, sqlite_store
+    """Build the app; `test_config` overrides settings (DATA_DIR, DATABASE_URL, ...).
+
+    Raises `DataFolderError` or `DatabaseError` (one line for the user) when the
+    storage cannot be used, and `store.SchemaTooNew` for a newer release's database.
+    """
+    from dicecam.webapp import access, advice, db, errors, live, recognition
+    from dicecam.webapp.backend import backend_for
     from dicecam.webapp.cache import GameCache
-    from dicecam.webapp.live import LocalNotifier, StreamSlots
+    from dicecam.webapp.live import StreamSlots
+    from dicecam.webapp.photos import open_photos
 
     app = Flask(__name__)
     data_dir = Path((test_config or {}).get("DATA_DIR") or default_data_dir())
@@ -54,6 +63,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATA_DIR=str(data_dir),
         DATABASE=str(data_dir / "dicecam.sqlite3"),
         PHOTO_DIR=str(data_dir / "photos"),
+        # A postgresql:// URL keeps the games in PostgreSQL (several workers); None: SQLite.
+        DATABASE_URL=os.environ.get("DICECAM_DATABASE_URL") or None,
+        DATABASE_POOL=None,  # connections per process (webapp.backend.DEFAULT_POOL)
         MODELS_DIR=os.environ.get("DICECAM_MODELS") or None,
         MAX_CONTENT_LENGTH=MAX_UPLOAD_MB * 1024 * 1024,
         # A photo upload has four parts (photo, by, version, retake); nothing needs 1,000.
@@ -78,18 +90,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("READ_ONLY", not writable)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = access.secret_key(data_dir, writable=writable)
-    if app.config["READ_ONLY"]:
-        if Path(app.config["DATABASE"]).exists() and sqlite_store.needs_upgrade(app.config["DATABASE"]):
-            raise DataFolderError(
-                f"the data folder {data_dir} is read-only and its database must be upgraded first"
-            )
-    else:
+    if not app.config["READ_ONLY"]:
         Path(app.config["PHOTO_DIR"]).mkdir(parents=True, exist_ok=True)
-        sqlite_store.upgrade(app.config["DATABASE"])
-        app.extensions["dicecam.sqlite_keeper"] = sqlite_store.keeper(app.config["DATABASE"])
-
+    backend = backend_for(app.config)
+    backend.start(read_only=app.config["READ_ONLY"])
+    app.extensions["dicecam.backend"] = backend
+    if getattr(backend, "keeper", None) is not None:
+        app.extensions["dicecam.sqlite_keeper"] = backend.keeper  # type: ignore[attr-defined]
+    app.extensions["dicecam.notifier"] = backend.notifier
+    app.extensions["dicecam.photos"] = open_photos(app.config)
     app.extensions["dicecam.games"] = GameCache()
-    app.extensions["dicecam.notifier"] = LocalNotifier()
     app.extensions["dicecam.streams"] = StreamSlots(app.config["LIVE_STREAMS"])
     advice.init_app(app)
     recognition.init_app(app)
@@ -103,6 +113,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.register(app)
     _register_hooks(app)
     return app
+
+
+def shutdown(app: Flask) -> None:
+    """Close the app's database connections and end its live streams (idempotent)."""
+    backend = app.extensions.get("dicecam.backend")
+    if backend is not None:
+        backend.close()
 
 
 def _register_hooks(app: Flask) -> None:

@@ -1,27 +1,20 @@
 """The request's store handle, flaskr style: opened on first use, closed at teardown;
-and the app-wide objects requests share (game cache, notifier, photo folder)."""
+and the app-wide objects requests share (game cache, notifier, photo store)."""
 
 from __future__ import annotations
-
-import threading
 
 from flask import Flask, current_app, g
 
 from dicecam.webapp.cache import GameCache
-from dicecam.webapp.evidence import PhotoStore
 from dicecam.webapp.live import Notifier
-from dicecam.webapp.sqlite_store import SQLiteStore
+from dicecam.webapp.photos import Photos
 from dicecam.webapp.store import Store
 
 
 def open_store(app: Flask) -> Store:
-    """A store handle for `app` (its own connection); writes notify live streams on commit."""
-    return SQLiteStore(
-        app.config["DATABASE"],
-        read_only=app.config["READ_ONLY"],
-        on_commit=app.extensions["dicecam.notifier"].notify,
-        write_lock=app.extensions["dicecam.write_lock"],
-    )
+    """A store handle for `app` from its backend (SQLite or PostgreSQL); writes notify
+    live streams when they commit."""
+    return app.extensions["dicecam.backend"].store()
 
 
 def get_store() -> Store:
@@ -45,10 +38,9 @@ def notifier() -> Notifier:
     return current_app.extensions["dicecam.notifier"]
 
 
-def photo_store() -> PhotoStore:
-    return PhotoStore(current_app.config["PHOTO_DIR"])
+def photo_store() -> Photos:
+    return current_app.extensions["dicecam.photos"]
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["dicecam.write_lock"] = threading.Lock()
     app.teardown_appcontext(close_store)

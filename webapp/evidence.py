@@ -43,7 +43,11 @@ def sniff_type(data: bytes) -> str:
 
 
 class PhotoStore:
-    """A folder of files named `<sha256[:2]>/<sha256>`."""
+    """A folder of files named `<sha256[:2]>/<sha256>` (`webapp.photos.Photos`, the default).
+
+    Worker processes on one host may share the folder: a file appears whole or not at
+    all (written aside, fsynced, renamed), and equal bytes get the same name.
+    """
 
     def __init__(self, root: str | os.PathLike) -> None:
         self.root = Path(root)

@@ -28,8 +28,8 @@ from dicecam.webapp.errors import (
     game_file_error,
     rule_error,
 )
-from dicecam.webapp.evidence import PhotoStore
 from dicecam.webapp.lifecycle import values_of
+from dicecam.webapp.photos import Photos
 from dicecam.webapp.rows import Die, GameRow, Summary, ThrowRow
 from dicecam.webapp.store import Store
 
@@ -252,7 +252,7 @@ def check_can_throw(store: Store, stored: Stored, *, retake: bool = False) -> No
     )
 
 
-def _keep_photo(photos: PhotoStore, photo: Photo, created: list[str]) -> dict[str, Any]:
+def _keep_photo(photos: Photos, photo: Photo, created: list[str]) -> dict[str, Any]:
     """Store the photo and its annotated copy; `created` collects the files that are new."""
     columns: dict[str, Any] = {"photo_type": photo.mime, "width": photo.width, "height": photo.height,
                                "low_confidence": photo.low_confidence, "read_ms": round(photo.read_ms, 1)}
@@ -273,7 +273,7 @@ def add_throw(
     version: int | None = None,
     retake: bool = False,
     photo: Photo | None = None,
-    photos: PhotoStore | None = None,
+    photos: Photos | None = None,
     cache: GameCache | None = None,
 ) -> tuple[Stored, ThrowRow]:
     """Record a throw (from a photo or typed in) as the current throw of the turn.
@@ -451,7 +451,7 @@ def undo(
         return _write(store, stored, game, cache)
 
 
-def delete(store: Store, game_id: str, photos: PhotoStore | None = None, cache: GameCache | None = None) -> None:
+def delete(store: Store, game_id: str, photos: Photos | None = None, cache: GameCache | None = None) -> None:
     """Delete a finished game, its throws and the photos no other game's throw shows."""
     with store.transaction():
         row = store.game(game_id, lock=True)
@@ -473,7 +473,7 @@ def old_finished(store: Store, *, older_than_days: float) -> list[GameRow]:
     return store.games(ids) if ids else []
 
 
-def prune(store: Store, *, older_than_days: float, photos: PhotoStore | None = None) -> list[str]:
+def prune(store: Store, *, older_than_days: float, photos: Photos | None = None) -> list[str]:
     """Delete the finished games nobody has touched for `older_than_days`; returns their ids."""
     gone = []
     for row in old_finished(store, older_than_days=older_than_days):

@@ -10,6 +10,9 @@ less than `MIN_BODY_RATE`): a client that trickles bytes loses its connection
 instead of holding a thread. Live-update streams hold a thread each for a minute;
 `THREADS` leaves room for the normal requests beside the most streams `webapp.live`
 allows.
+
+`serve` runs one process; `serve_workers` runs several on one port (PostgreSQL only:
+they share nothing but the database and the photo folder, see `webapp.workers`).
 """
 
 from __future__ import annotations
@@ -129,7 +132,10 @@ def qr_lines(text: str, *, quiet: int = 2) -> list[str]:
     return ["".join(chars[(top, bottom)] for top, bottom in zip(grid[i], grid[i + 1])) for i in range(0, len(grid), 2)]
 
 
-def print_banner(url: str, out: TextIO = sys.stdout, *, https: bool = False, data_dir: str = "") -> None:
+def print_banner(
+    url: str, out: TextIO = sys.stdout, *, https: bool = False, data_dir: str = "", database: str = "",
+    workers: int = 1,
+) -> None:
     """The address and its QR code, for the players to scan."""
     colour = out.isatty()
     out.write("\n  dicecam läuft / is running\n\n")
@@ -141,6 +147,10 @@ def print_banner(url: str, out: TextIO = sys.stdout, *, https: bool = False, dat
                   "self-signed certificate: accept it once in the browser)\n")
     if data_dir:
         out.write(f"  Daten / data: {data_dir}\n")
+    if database:
+        out.write(f"  Datenbank / database: {database}\n")
+    if workers > 1:
+        out.write(f"  {workers} Prozesse / worker processes\n")
     out.write("  Beenden / stop: Ctrl+C\n\n")
     out.flush()
 
@@ -234,17 +244,20 @@ class _Server(wsgi.Server):
 
 
 def make_server(
-    app, host: str, port: int, *, certificate: tuple[Path, Path] | None = None, threads: int = THREADS
+    app, host: str, port: int, *, certificate: tuple[Path, Path] | None = None, threads: int = THREADS,
+    reuse_port: bool = False,
 ) -> wsgi.Server:
     """A cheroot server for `app`, bound when `prepare()` (or `start()`) is called.
 
     Port 0 picks a free port; read it from `server.bind_addr` after `prepare()`.
+    `reuse_port` lets worker processes listen on the same port (SO_REUSEPORT).
     """
     server = _Server(
         (host, port), app, numthreads=threads, server_name="dicecam", timeout=SOCKET_TIMEOUT_S,
         # The listen backlog: cheroot's 5 drops connections when a table's phones all ask at
         # once, and a dropped SYN costs the phone a second or more before it tries again.
         request_queue_size=LISTEN_BACKLOG,
+        reuse_port=reuse_port,
     )
     server.ConnectionClass = _DeadlineConnection
     server.gateway = _Gateway
@@ -287,20 +300,74 @@ def announce(app, host: str, url: str) -> None:
         allowed.append(name)
 
 
+def _certificate(data_dir: str, host: str) -> tuple[Path, Path]:
+    hosts = [lan_address()] + ([host] if host not in ("0.0.0.0", "::", "") else [])
+    return ensure_certificate(Path(data_dir) / "tls", hosts)
+
+
+def _database(app) -> str:
+    """The banner's database line: only when it is not the data folder's SQLite file."""
+    backend = app.extensions["dicecam.backend"]
+    return backend.where() if backend.kind != "sqlite" else ""
+
+
 def serve(app, host: str = "0.0.0.0", port: int = 8000, *, https: bool = False, out: TextIO = sys.stdout) -> None:
     """Serve until Ctrl+C, after printing the address and its QR code."""
+    from dicecam.webapp import shutdown
+
     return_freed_memory()
-    certificate = None
-    if https:
-        hosts = [lan_address()] + ([host] if host not in ("0.0.0.0", "::", "") else [])
-        certificate = ensure_certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
+    certificate = _certificate(app.config["DATA_DIR"], host) if https else None
     server = make_server(app, host, port, certificate=certificate)
     server.prepare()  # bind now, so a taken port fails before the banner
     bound_port = server.bind_addr[1]
     url = public_url(host, bound_port, https)
     announce(app, host, url)
-    print_banner(url, out, https=https, data_dir=app.config["DATA_DIR"])
+    print_banner(url, out, https=https, data_dir=app.config["DATA_DIR"], database=_database(app))
     try:
         server.serve()
     finally:
         server.stop()
+        shutdown(app)
+
+
+def serve_workers(
+    app, config: dict | None, host: str = "0.0.0.0", port: int = 8000, *, workers: int, https: bool = False,
+    out: TextIO = sys.stdout,
+) -> int:
+    """Serve with `workers` processes on one port until Ctrl+C or SIGTERM; the exit code.
+
+    `app` was built here from `config` to check the data folder and the database (and to
+    migrate it, once); it is shut down before the fork, and each worker builds its own
+    from `config`: connections and threads are never carried across a fork.
+    """
+    from dicecam.webapp import create_app, shutdown
+    from dicecam.webapp.workers import reserve_port, run_workers
+
+    return_freed_memory()
+    data_dir, database = app.config["DATA_DIR"], _database(app)
+    shutdown(app)
+    certificate = _certificate(data_dir, host) if https else None
+    reserved = reserve_port(host, port)  # a taken port fails here, before any worker starts
+    bound_port = reserved.getsockname()[1]
+    url = public_url(host, bound_port, https)
+
+    def start(index: int, ready) -> int:
+        worker_app = create_app(config)
+        announce(worker_app, host, url)
+        server = make_server(worker_app, host, bound_port, certificate=certificate, reuse_port=True)
+        try:
+            server.prepare()
+            ready()
+            server.serve()
+        finally:
+            server.stop()
+            shutdown(worker_app)
+        return 0
+
+    def banner() -> None:
+        print_banner(url, out, https=https, data_dir=data_dir, database=database, workers=workers)
+
+    try:
+        return run_workers(workers, start, on_ready=banner)
+    finally:
+        reserved.close()

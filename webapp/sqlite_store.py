@@ -21,7 +21,9 @@ from urllib.parse import quote
 from dicecam.webapp.errors import DiskFull, ReadOnly
 from dicecam.webapp.live import GONE
 from dicecam.webapp.rows import LIVE, GameRow, Summary, ThrowRow
-from dicecam.webapp.store import iter_chunks
+from dicecam.webapp.store import SchemaTooNew, iter_chunks
+
+__all__ = ["LATEST", "MIGRATIONS", "SQLiteStore", "SchemaTooNew", "keeper", "needs_upgrade", "upgrade"]
 
 _GAME_COLUMNS = "id, variant, version, summary, created, updated"
 _THROW_FIELDS = tuple(ThrowRow.__dataclass_fields__)
@@ -54,10 +56,6 @@ def _add_summary(db: sqlite3.Connection) -> None:
 # Step n upgrades a file at version n - 1 to version n; append, never edit.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_base_schema, _add_summary)
 LATEST = len(MIGRATIONS)
-
-
-class SchemaTooNew(RuntimeError):
-    """The file was written by a newer dicecam; this one must not touch it."""
 
 
 def _open(path: str, *, read_only: bool) -> sqlite3.Connection:

@@ -1,10 +1,11 @@
 """The store's interface: games and throws kept between requests.
 
-`webapp.sqlite_store.SQLiteStore` is today's implementation (one file in the data
-folder). A second backend (PostgreSQL, issue 37) implements the same small
-interface; nothing outside the store writes SQL. Writes happen inside
+Two backends implement it: `webapp.sqlite_store.SQLiteStore` (one file in the data
+folder, the default) and `webapp.postgres_store.PostgresStore` (a PostgreSQL server
+shared by worker processes); `webapp.backend` picks one from the configuration.
+Nothing outside the stores writes SQL. Writes happen inside
 `with store.transaction():`, which serialises writers of the whole store (SQLite)
-or of the game row read with `lock=True` (a server database).
+or of the game row read with `lock=True` (PostgreSQL: `SELECT ... FOR UPDATE`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from contextlib import AbstractContextManager
 from typing import Protocol
 
 from dicecam.webapp.rows import GameRow, Summary, ThrowRow
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer dicecam; this one must not touch it."""
 
 
 class Store(Protocol):

@@ -21,31 +21,37 @@ def add_parser(subparsers) -> None:
         help=f"age of the last change, in days (default: {DEFAULT_DAYS})",
     )
     p.add_argument("--data", metavar="DIR", help="data folder (overrides DICECAM_DATA)")
+    p.add_argument("--database", metavar="URL",
+                   help="the PostgreSQL database the server uses (overrides DICECAM_DATABASE_URL)")
     p.add_argument("--dry-run", action="store_true", help="only list what would be deleted")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     from pathlib import Path
 
     from dicecam.webapp import games
+    from dicecam.webapp.backend import DatabaseError, backend_for
     from dicecam.webapp.datadir import default_data_dir
     from dicecam.webapp.errors import WebError
     from dicecam.webapp.evidence import PhotoStore
-    from dicecam.webapp.sqlite_store import SchemaTooNew, SQLiteStore, upgrade
+    from dicecam.webapp.store import SchemaTooNew
 
     if not args.older_than >= 0:
         print(f"dicecam prune: --older-than must be 0 or more days, not {args.older_than}", file=sys.stderr)
         return 2
     data = Path(args.data).expanduser() if args.data else default_data_dir()
     database = data / "dicecam.sqlite3"
-    if not database.exists():
+    url = args.database or os.environ.get("DICECAM_DATABASE_URL")
+    if not url and not database.exists():
         print(f"dicecam prune: no games in {data}")
         return 0
     try:
-        upgrade(str(database))
-        store = SQLiteStore(str(database))
-    except (OSError, SchemaTooNew) as exc:
+        backend = backend_for({"DATABASE_URL": url, "DATABASE": str(database)})
+        backend.start(read_only=False)
+        store = backend.store()
+    except (OSError, SchemaTooNew, DatabaseError) as exc:
         print(f"dicecam prune: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:
@@ -68,5 +74,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     finally:
         store.close()
+        backend.close()
     print(f"deleted {len(gone)} finished game(s) older than {args.older_than:g} days")
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -11,7 +12,8 @@ def add_parser(subparsers) -> None:
         "serve",
         help="run the web page for the phones at the table",
         description="Serve the score sheet to the phones on this network (production WSGI server). "
-        "Games are kept in DICECAM_DATA (else the per-user data folder).",
+        "Games are kept in DICECAM_DATA (else the per-user data folder), or in PostgreSQL with "
+        "--database / DICECAM_DATABASE_URL (docs/DEPLOY.md).",
     )
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all interfaces)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
@@ -21,33 +23,59 @@ def add_parser(subparsers) -> None:
         help="serve HTTPS with a self-signed certificate, so phone browsers allow the live camera",
     )
     p.add_argument("--data", metavar="DIR", help="data folder (overrides DICECAM_DATA)")
+    p.add_argument(
+        "--database", metavar="URL",
+        help="keep the games in PostgreSQL, e.g. postgresql://dicecam@localhost/dicecam "
+        "(overrides DICECAM_DATABASE_URL; default: SQLite in the data folder)",
+    )
+    p.add_argument(
+        "--workers", type=int, default=1, metavar="N",
+        help="worker processes sharing the port (PostgreSQL only; default: 1)",
+    )
     p.set_defaults(run=run)
 
 
+def _fail(message: str) -> int:
+    print(f"dicecam serve: {message}", file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
-    from dicecam.webapp import DataFolderError, create_app
-    from dicecam.webapp.serve import serve
-    from dicecam.webapp.sqlite_store import SchemaTooNew
+    from dicecam.webapp import DatabaseError, DataFolderError, create_app, shutdown
+    from dicecam.webapp.backend import is_postgres_url
+    from dicecam.webapp.serve import serve, serve_workers
+    from dicecam.webapp.store import SchemaTooNew
 
     if not 0 <= args.port <= 65535:
-        print(f"dicecam serve: port must be 0-65535, not {args.port}", file=sys.stderr)
-        return 2
-    config = {"DATA_DIR": args.data} if args.data else None
+        return _fail(f"port must be 0-65535, not {args.port}")
+    if args.workers < 1:
+        return _fail(f"--workers must be 1 or more, not {args.workers}")
+    config: dict = {}
+    if args.data:
+        config["DATA_DIR"] = args.data
+    if args.database:
+        config["DATABASE_URL"] = args.database
+    url = config.get("DATABASE_URL") or os.environ.get("DICECAM_DATABASE_URL")
+    if args.workers > 1 and not (url and is_postgres_url(url)):
+        return _fail(f"--workers {args.workers} needs PostgreSQL (--database postgresql://...); "
+                     "with SQLite one process serves the table")
+    if args.workers > 1 and not hasattr(os, "fork"):
+        return _fail("--workers needs a system that can fork (Linux, macOS); serve with one worker here")
     try:
-        app = create_app(config)
+        app = create_app(config or None)
         if app.config["READ_ONLY"]:
             # Players would see a page where nothing they enter is kept: refuse to start.
-            print(
-                f"dicecam serve: the data folder {app.config['DATA_DIR']} is read-only; "
-                "choose a writable one with --data DIR or DICECAM_DATA",
-                file=sys.stderr,
+            shutdown(app)
+            return _fail(
+                f"the data folder {app.config['DATA_DIR']} is read-only; "
+                "choose a writable one with --data DIR or DICECAM_DATA"
             )
-            return 2
+        if args.workers > 1:
+            return serve_workers(app, config or None, args.host, args.port, workers=args.workers, https=args.https)
         serve(app, args.host, args.port, https=args.https)
-    except (OSError, DataFolderError, SchemaTooNew) as exc:
-        # A taken port or an unusable data folder: the user's to fix, not a crash.
-        print(f"dicecam serve: {exc}", file=sys.stderr)
-        return 2
+    except (OSError, DataFolderError, DatabaseError, SchemaTooNew) as exc:
+        # A taken port, an unusable data folder or database: the user's to fix, not a crash.
+        return _fail(str(exc))
     except KeyboardInterrupt:
         print("\ndicecam serve: stopped", file=sys.stderr)
     return 0

@@ -129,24 +129,19 @@ def test_addresses_and_localhost_are_served(client, host):
     assert client.get("/api/variants", headers={"Host": host}).status_code == 200
 
 
-def test_configured_names_are_served(tmp_path, monkeypatch):
-    from dicecam.webapp import create_app
-
+def test_configured_names_are_served(make_app, tmp_path, monkeypatch):
     monkeypatch.setenv("DICECAM_ALLOWED_HOSTS", "dice.fritz.box, spieltisch")
-    client = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False}).test_client()
+    client = make_app(tmp_path).test_client()
     for host in ("dice.fritz.box", "spieltisch:8000"):
         assert client.get("/api/variants", headers={"Host": host}).status_code == 200
     assert client.get("/api/variants", headers={"Host": "other.fritz.box"}).status_code == 400
 
 
-def test_the_cookie_secret_outlives_a_restart(tmp_path):
-    from dicecam.webapp import create_app
-
-    config = {"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False}
-    first = lan_client(create_app(config))
+def test_the_cookie_secret_outlives_a_restart(make_app, tmp_path):
+    first = lan_client(make_app(tmp_path))
     gid = new_game(first)["id"]
     cookie = first.get_cookie("dicecam")
-    second = lan_client(create_app(config))
+    second = lan_client(make_app(tmp_path))
     second.set_cookie("dicecam", cookie.value, domain="localhost")
     assert [g["id"] for g in second.get("/api/games").json] == [gid]
     assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"

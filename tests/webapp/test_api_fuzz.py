@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from helpers_webapp import stored_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dicecam.webapp import create_app
+from dicecam.webapp import create_app, shutdown
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -35,12 +35,14 @@ ids = st.text(chars, max_size=30)
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def table(tmp_path_factory, db_backend):
     """One app with a game in each state a request can meet: an open throw, a Würfelpoker
     turn, a finished game."""
     from dicecam.scoring import Game, get_variant
 
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path_factory.mktemp("fuzz")), "ADVICE": False})
+    database = db_backend.database()
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path_factory.mktemp("fuzz")), "ADVICE": False,
+                      **database})
     client = app.test_client()
     sheet = client.post("/api/games", json={"variant": "spiffel", "players": ["Anna", "Ben"]}).json["id"]
     throw_id = client.post(f"/api/games/{sheet}/throws", json={"dice": [2, 2, 3, 3, 3]}).json["throw_id"]
@@ -50,19 +52,14 @@ def table(tmp_path_factory):
     for box in get_variant("yahtzee").boxes:
         done = done.play({"player": "Anna", "dice": [6, 6, 6, 5, 5], "box": box})
     finished = client.post("/api/games/import", json=done.to_dict()).json["id"]
-    return app, client, {"sheet": sheet, "push": push, "finished": finished, "throw": throw_id}
+    yield app, client, {"sheet": sheet, "push": push, "finished": finished, "throw": throw_id}
+    shutdown(app)
+    db_backend.release(database)
 
 
 def snapshot(app) -> tuple:
     """Everything stored: every row of every table, and the photo files."""
-    db = sqlite3.connect(app.config["DATABASE"])
-    try:
-        rows = tuple(
-            (table, tuple(db.execute(f"SELECT * FROM {table} ORDER BY rowid")))
-            for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        )
-    finally:
-        db.close()
+    rows = stored_rows(app)
     photos = tuple(sorted(str(p) for p in Path(app.config["PHOTO_DIR"]).rglob("*")))
     return rows, photos
 

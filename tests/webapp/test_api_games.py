@@ -321,15 +321,14 @@ def test_importing_a_broken_file_names_the_event_and_stores_nothing(client):
     assert client.get("/api/games").json == []
 
 
-def test_a_game_survives_a_server_restart(tmp_path):
-    config = {"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "ADVICE": False}
-    first = create_app(config).test_client()
+def test_a_game_survives_a_server_restart(make_app):
+    first = make_app().test_client()
     gid = new_game(first)["id"]
     t = throw(first, gid, [2, 2, 3, 3, 3])
     first.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], "box": "full_house"})
     pending = throw(first, gid, [6, 6, 6, 5, 5])
 
-    second = create_app(config).test_client()
+    second = make_app().test_client()
     state = second.get(f"/api/games/{gid}").json
     assert state["totals"] == {"Anna": 25, "Ben": 0}
     assert state["throw"]["throw_id"] == pending["throw_id"]

@@ -5,25 +5,11 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 
 import pytest
-from helpers_webapp import log_of, new_game, throw
+from helpers_webapp import log_of, new_game, stored_rows, throw
 
 from dicecam.scoring import Game
-
-
-def stored_rows(app) -> list[tuple]:
-    """Every stored row of every table, as the database holds them."""
-    db = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return [
-            row
-            for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            for row in db.execute(f"SELECT * FROM {table} ORDER BY 1")
-        ]
-    finally:
-        db.close()
 
 
 def raw_post(client, path: str, text: str):
@@ -215,13 +201,14 @@ def test_five_thousand_form_parts_are_refused_as_too_many_parts_not_as_a_large_p
     assert "zu viele Teile" in resp.json["error"] and "Foto" not in resp.json["error"]
 
 
-def test_an_acknowledged_entry_is_on_disk_before_the_answer(app):
-    """synchronous=FULL: the commit waits for the disk, so a power cut after "entered" loses nothing."""
-    from dicecam.webapp.sqlite_store import SQLiteStore
-
-    store = SQLiteStore(app.config["DATABASE"])
-    try:
+def test_an_acknowledged_entry_is_on_disk_before_the_answer(app, db_backend):
+    """The commit waits for the disk, so a power cut after "entered" loses nothing: SQLite's
+    synchronous=FULL, PostgreSQL's synchronous_commit on every pooled connection."""
+    store = app.extensions["dicecam.backend"].store()
+    if db_backend.name == "sqlite":
         assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    finally:
-        store.close()
+    else:
+        with store.database.pool.connection() as conn:
+            assert conn.execute("SHOW synchronous_commit").fetchone()["synchronous_commit"] == "on"
+    store.close()

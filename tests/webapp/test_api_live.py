@@ -68,11 +68,8 @@ def test_a_change_reaches_a_listening_phone_within_a_second(server):
             assert time.monotonic() - written < 1.0
 
 
-def test_a_quiet_stream_pings_and_ends_by_itself(tmp_path):
-    from dicecam.webapp import create_app
-
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False,
-                      "LIVE_PING_S": 0.2, "LIVE_STREAM_S": 1.0})
+def test_a_quiet_stream_pings_and_ends_by_itself(make_app, tmp_path):
+    app = make_app(tmp_path, LIVE_PING_S=0.2, LIVE_STREAM_S=1.0)
     gid = new_game(app.test_client())["id"]
     srv = make_server(app, "127.0.0.1", 0)
     srv.prepare()
@@ -90,10 +87,8 @@ def test_a_quiet_stream_pings_and_ends_by_itself(tmp_path):
         thread.join(10)
 
 
-def test_over_the_stream_cap_a_phone_is_told_to_poll(tmp_path):
-    from dicecam.webapp import create_app
-
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False, "LIVE_STREAMS": 2})
+def test_over_the_stream_cap_a_phone_is_told_to_poll(make_app, tmp_path):
+    app = make_app(tmp_path, LIVE_STREAMS=2)
     gid = new_game(app.test_client())["id"]
     srv = make_server(app, "127.0.0.1", 0)
     srv.prepare()

@@ -11,8 +11,6 @@ import numpy as np
 import pytest
 from helpers_webapp import new_game, sample
 
-from dicecam.webapp import create_app
-
 
 def upload(client, gid, data: bytes, filename="photo.jpg", **form):
     return client.post(
@@ -50,8 +48,8 @@ def test_unreadable_uploads_are_a_400_and_store_nothing(client, app, data):
     assert not any(Path(app.config["PHOTO_DIR"]).rglob("*"))
 
 
-def test_an_upload_over_the_size_limit_is_a_413_json_error(tmp_path):
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "MAX_CONTENT_LENGTH": 50_000, "ADVICE": False})
+def test_an_upload_over_the_size_limit_is_a_413_json_error(make_app, tmp_path):
+    app = make_app(tmp_path, MAX_CONTENT_LENGTH=50_000)
     client = app.test_client()
     gid = new_game(client)["id"]
     resp = upload(client, gid, b"\xff\xd8\xff" + b"0" * 60_000)
@@ -70,10 +68,10 @@ def test_an_upload_for_a_full_turn_is_refused_before_reading(client, app):
     assert not any(Path(app.config["PHOTO_DIR"]).rglob("*"))
 
 
-def test_without_a_model_a_photo_is_a_503_and_typed_dice_still_work(tmp_path):
+def test_without_a_model_a_photo_is_a_503_and_typed_dice_still_work(make_app, tmp_path):
     empty = tmp_path / "no-models"
     empty.mkdir()
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "MODELS_DIR": str(empty), "ADVICE": False})
+    app = make_app(MODELS_DIR=str(empty))
     client = app.test_client()
     gid = new_game(client)["id"]
     resp = upload(client, gid, jpeg(640, 480))
@@ -193,9 +191,8 @@ def test_the_decode_budget_counts_what_decoding_costs(kind, width, height, dtype
             check_photo(data, DECODE_BUDGET)
 
 
-def test_when_every_photo_slot_is_busy_an_upload_is_told_to_retry(tmp_path):
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "ADVICE": False,
-                      "PHOTO_SLOTS": 1, "PHOTO_WAIT_S": 0.05})
+def test_when_every_photo_slot_is_busy_an_upload_is_told_to_retry(make_app, tmp_path):
+    app = make_app(tmp_path, PHOTO_SLOTS=1, PHOTO_WAIT_S=0.05)
     client = app.test_client()
     gid = new_game(client)["id"]
     slots = app.extensions["dicecam.photo_slots"]

@@ -2,37 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import threading
-import urllib.error
-import urllib.request
-
-
-def call(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, json.load(resp)
-    except urllib.error.HTTPError as err:
-        return err.code, json.load(err)
-
-
-def at_once(*requests) -> list[tuple[int, dict]]:
-    """Send the requests from separate threads released together."""
-    barrier = threading.Barrier(len(requests))
-    results: list = [None] * len(requests)
-
-    def worker(i, args):
-        barrier.wait()
-        results[i] = call(*args)
-
-    threads = [threading.Thread(target=worker, args=(i, r)) for i, r in enumerate(requests)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
+from helpers_webapp import at_once, call
 
 
 def test_two_phones_entering_the_same_throw_one_wins_one_gets_409(live_server):

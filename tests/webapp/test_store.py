@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import contextmanager
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from helpers_webapp import new_game, throw
@@ -61,27 +63,43 @@ def test_a_first_release_database_opens_and_is_upgraded(tmp_path):
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_a_new_database_is_made_at_the_latest_version_in_wal_mode(app):
-    db = sqlite3.connect(app.config["DATABASE"])
-    assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST
-    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+def test_a_new_database_is_made_at_the_latest_version(app, db_backend):
+    from dicecam.webapp import postgres_store
+
+    assert postgres_store.LATEST == LATEST  # a schema number means the same on both backends
+    if db_backend.name == "sqlite":
+        db = sqlite3.connect(app.config["DATABASE"])
+        assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    else:
+        import psycopg
+
+        with psycopg.connect(app.config["DATABASE_URL"]) as conn:
+            assert conn.execute("SELECT version FROM dicecam_schema").fetchall() == [(LATEST,)]
+        assert not Path(app.config["DATABASE"]).exists()  # nothing in SQLite on the side
 
 
-def test_a_database_from_a_newer_release_is_not_touched(tmp_path):
-
+def test_a_database_from_a_newer_release_is_not_touched(make_app, db_backend, tmp_path):
     data = tmp_path / "data"
-    data.mkdir()
-    db = sqlite3.connect(data / "dicecam.sqlite3")
-    db.execute(f"PRAGMA user_version = {LATEST + 1}")
-    db.close()
-    with pytest.raises(SchemaTooNew):
-        create_app({"TESTING": True, "DATA_DIR": str(data), "ADVICE": False})
+    if db_backend.name == "sqlite":
+        data.mkdir()
+        db = sqlite3.connect(data / "dicecam.sqlite3")
+        db.execute(f"PRAGMA user_version = {LATEST + 1}")
+        db.close()
+    else:
+        import psycopg
+
+        url = make_app(data).config["DATABASE_URL"]
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("UPDATE dicecam_schema SET version = %s", (LATEST + 1,))
+    with pytest.raises(SchemaTooNew, match="newer dicecam"):
+        make_app(data)
 
 
 def test_the_store_returns_typed_rows(app, client):
     gid = new_game(client)["id"]
     t = throw(client, gid, [2, 2, 3, 3, 3], by="Ben")
-    store = SQLiteStore(app.config["DATABASE"])
+    store = app.extensions["dicecam.backend"].store()
     try:
         game = store.game(gid)
         assert isinstance(game, GameRow) and game.summary.players == ("Anna", "Ben")
@@ -93,19 +111,40 @@ def test_the_store_returns_typed_rows(app, client):
         store.close()
 
 
-def test_every_write_is_announced_once_after_commit(app):
+@contextmanager
+def announced(app, db_backend):
+    """A store whose commits are recorded as (game id, version), and the record."""
+    seen: list[tuple[str, int]] = []
+    if db_backend.name == "sqlite":
+        store = SQLiteStore(app.config["DATABASE"], on_commit=lambda g, v: seen.append((g, v)))
+        yield store, lambda: seen
+        store.close()
+        return
+    # PostgreSQL: what a listening worker hears, on a connection of its own.
+    import psycopg
+
+    from dicecam.webapp.postgres_live import parse_payload
+
+    backend = app.extensions["dicecam.backend"]
+    with psycopg.connect(app.config["DATABASE_URL"], autocommit=True) as conn:
+        conn.execute(f'LISTEN "{backend.database.channel}"')
+
+        def heard() -> list[tuple[str, int]]:
+            seen.extend(parse_payload(n.payload) for n in conn.notifies(timeout=0.3))
+            return seen
+
+        yield backend.store(), heard
+
+
+def test_every_write_is_announced_once_after_commit(app, db_backend):
     from dicecam.webapp import games
 
-    seen: list[tuple[str, int]] = []
-    store = SQLiteStore(app.config["DATABASE"], on_commit=lambda g, v: seen.append((g, v)))
-    try:
+    with announced(app, db_backend) as (store, seen):
         stored = games.create(store, "spiffel", ["Anna"], None)
-        assert seen == [(stored.id, 1)]
+        assert seen() == [(stored.id, 1)]
         games.add_throw(store, stored.id, dice=[{"value": 6, "box": None, "confidence": None}] * 5)
-        assert seen[-1] == (stored.id, 2)
-        before = list(seen)
+        assert seen()[-1] == (stored.id, 2)
+        before = list(seen())
         with pytest.raises(Conflict):
             games.undo(store, stored.id)  # nothing to undo: refused, rolled back, not announced
-        assert seen == before
-    finally:
-        store.close()
+        assert seen() == before
