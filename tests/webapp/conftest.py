@@ -76,7 +76,7 @@ def find_postgres() -> tuple[str | None, str]:
             conn.execute("SELECT 1")
     except psycopg.Error as exc:
         where = url if os.environ.get(POSTGRES_ENV) else "the local socket"
-        reason = " ".join(str(exc).split())[:160]
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
         return None, f"a PostgreSQL server at {where} ({reason})"
     return url, ""
 
