@@ -22,6 +22,7 @@ COMMANDS = (
     "eval",
     "serve",
     "prune",
+    "copy_games",
     "solve",
     "advise",
 )
