@@ -23,7 +23,8 @@ class Candidates:
     probability of that value, as its check held it), `top` (its top face probability),
     `not_a_die` (its probability that the box shows no die's top face), `relative` (the
     box's longer side over the photo's typical die) and `kept` (whether the reader's
-    rules keep the box as a die).
+    rules keep the box as a die). `lone` marks boxes found only by enlarging a photo where
+    the detector's first look found nothing.
     """
 
     boxes: np.ndarray
@@ -34,6 +35,7 @@ class Candidates:
     not_a_die: np.ndarray | None = None
     relative: np.ndarray | None = None
     kept: np.ndarray | None = None
+    lone: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.scores)
@@ -43,15 +45,16 @@ class Candidates:
                 raise ValueError(f"candidates: {f.name} has {len(value)} rows, scores {n}")
 
     @classmethod
-    def found(cls, boxes: np.ndarray, scores: np.ndarray) -> Candidates:
-        """Boxes from the detector, not read yet."""
-        return cls(np.asarray(boxes, np.float32).reshape(-1, 4), np.asarray(scores, np.float32).reshape(-1))
+    def found(cls, boxes: np.ndarray, scores: np.ndarray, *, lone: bool = False) -> Candidates:
+        """Boxes from the detector, not read yet (`lone`: all found only by enlarging an empty-looking photo)."""
+        scores = np.asarray(scores, np.float32).reshape(-1)
+        return cls(np.asarray(boxes, np.float32).reshape(-1, 4), scores, lone=np.full(len(scores), lone))
 
     @classmethod
     def empty(cls) -> Candidates:
         """No boxes, every array present and empty."""
         return cls(np.zeros((0, 4), np.float32), _rows(0), np.zeros(0, np.int64), _rows(0), _rows(0), _rows(0),
-                   _rows(0), np.zeros(0, bool))
+                   _rows(0), np.zeros(0, bool), np.zeros(0, bool))
 
     def __len__(self) -> int:
         return len(self.scores)

@@ -26,9 +26,9 @@ class DieDetector:
         self.weak_score = self.min_score if settings.weak_score is None else min(settings.weak_score, self.min_score)
         self.settings = settings
 
-    def find(self, photo: Halvings) -> tuple[Candidates, bool]:
-        """Top-face boxes in the photo's pixels with their peaks, and whether they came from a
-        closer look at a photo where the first look found nothing.
+    def find(self, photo: Halvings) -> Candidates:
+        """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
+        from a closer look at a photo where the first look found nothing).
 
         Two passes: the full detector size finds small dice, half of it sees big close-up
         dice whole (where a single pip could pass for a small die showing 1). The half-size
@@ -58,8 +58,8 @@ class DieDetector:
                                    priority=np.r_[np.zeros(len(boxes)), np.ones(len(zoomed[0]))])
         # Weak peaks come last and only apart from every strong box, which stay as they were.
         apart = apart_from(weak[0], boxes)
-        found = Candidates.found(np.concatenate([boxes, weak[0][apart]]), np.concatenate([scores, weak[1][apart]]))
-        return found, lone and zoomed is not None
+        return Candidates.found(np.concatenate([boxes, weak[0][apart]]), np.concatenate([scores, weak[1][apart]]),
+                                lone=lone and zoomed is not None)
 
     def _detect_at(self, small: np.ndarray, scale: float, shape: tuple[int, ...], *,
                    min_size: float = 0.0, min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -75,7 +75,7 @@ class FaceReader:
         probs, views = self.second_look(crops, probs, priority=likely)
         values, held = self.values_held(probs, views)
         return Candidates(boxes, found.scores, values, held, probs[:, : self.not_a_die].max(axis=1),
-                          probs[:, self.not_a_die], relative.astype(np.float32))
+                          probs[:, self.not_a_die], relative.astype(np.float32), lone=found.lone)
 
     def read_crop(self, image: np.ndarray) -> Die:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""
@@ -128,7 +128,7 @@ class FaceReader:
         looked = np.ones(len(probs), bool)
         if priority is not None and len(probs) > s.max_second_looks:
             looked[:] = False
-            looked[np.argsort(-priority, kind="stable")[: s.max_second_looks]] = True
+            looked[np.argsort(-priority, kind="stable")[: int(s.max_second_looks)]] = True
         doubt = np.flatnonzero((top < s.turn_below) & looked)
         check = np.flatnonzero((top >= s.turn_below) & (top < s.check_below) & looked)
         mean = probs.copy()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from importlib import resources
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -68,7 +69,10 @@ class DiceReader:
         likely); where they keep fewer, the best other boxes are added, marked unsure, so
         the player is asked about them.
         """
-        found = self.candidates(image)
+        return self.select(self.candidates(image), count=count)
+
+    def select(self, found: Candidates, *, count: int | None = None) -> Dice:
+        """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
         if count is None:
             return found.dice(self.confidence_fit)
         if count < 0:
@@ -81,20 +85,21 @@ class DiceReader:
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
         photo = Halvings(image)
-        found, lone = self.detector.find(photo)
-        seen = self.face.read(photo, found)
-        return self._judged(seen, lone)
+        return self.judge(self.face.read(photo, self.detector.find(photo)))
 
     def detect(self, image: np.ndarray) -> Candidates:
         """The detector's boxes and peaks alone, not read (for mining and tests)."""
-        return self.detector.find(Halvings(_as_bgr(image)))[0]
+        return self.detector.find(Halvings(_as_bgr(image)))
 
     def read_crop(self, image: np.ndarray) -> Die:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""
         return self.face.read_crop(_as_bgr(image))
 
-    def _judged(self, seen: Candidates, lone: bool) -> Candidates:
-        """`seen` with `kept`: the reader's rules for which boxes are dice."""
+    def judge(self, seen: Candidates) -> Candidates:
+        """Read candidates with `kept` set by these settings' rules for which boxes are dice.
+
+        The rules need no network: settings can be compared on candidates read once.
+        """
         if not len(seen):
             return Candidates.empty()
         s = self.settings
@@ -106,10 +111,9 @@ class DiceReader:
         plain = (seen.scores >= self.detector.min_score) | (seen.top >= s.weak_sure)
         giant = seen.relative > s.max_relative_size
         keep = (seen.not_a_die < s.max_not_a_die) & ~stray & plain & ~giant
-        if lone:  # found only by enlarging a photo where nothing was: specks, unless read plainly
-            keep &= seen.top >= s.lone_sure
-        return Candidates(seen.boxes, seen.scores, seen.values, seen.held, seen.top, seen.not_a_die,
-                          seen.relative, keep)
+        # Found only by enlarging a photo where nothing was: specks, unless read plainly.
+        keep &= ~seen.lone | (seen.top >= s.lone_sure)
+        return replace(seen, kept=keep)
 
     def _counted(self, found: Candidates, count: int) -> Dice:
         """The `count` likeliest dice of `found` (see `read`)."""

@@ -78,9 +78,12 @@ def test_every_shipped_correction_still_finds_its_die_in_the_dev_split(shared_da
         photos = read_dataset(shared_datasets / name, split="dev")
         fixed, applied = corrected(photos, faults, name)
         assert applied == sum(f.dataset == name for f in faults)
-        changed = sum(int(np.any(a.dice.values != b.dice.values)) if len(a.dice) == len(b.dice) else 1
-                      for a, b in zip(photos, fixed))
-        assert changed == applied
+        after = {photo.image: photo for photo in fixed}
+        left_out = sum(photo.image not in after for photo in photos)
+        assert left_out == sum(f.dataset == name and f.unlabelled_photo for f in faults)
+        changed = sum(int(np.any(a.dice.values != after[a.image].dice.values)) if len(a.dice) == len(after[a.image].dice)
+                      else 1 for a in photos if a.image in after)
+        assert changed + left_out == applied
 
 
 def test_eval_scores_against_the_corrected_labels(capsys, reader, tmp_path):
