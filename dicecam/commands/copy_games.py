@@ -32,9 +32,10 @@ def run(args: argparse.Namespace) -> int:
     from dicecam.webapp.transfer import copy_games
 
     data = Path(args.data).expanduser() if args.data else default_data_dir()
-    sqlite = {"DATABASE_URL": None, "DATABASE": str(data / "dicecam.sqlite3")}
+    database = data / "dicecam.sqlite3"
+    sqlite = {"DATABASE_URL": None, "DATABASE": str(database)}
     postgres = {"DATABASE_URL": args.to or args.source, "DATABASE": ""}
-    if args.to and not Path(sqlite["DATABASE"]).exists():
+    if args.to and not database.exists():
         print(f"dicecam copy-games: no games in {data}")
         return 0
     source_config, target_config = (sqlite, postgres) if args.to else (postgres, sqlite)

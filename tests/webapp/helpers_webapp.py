@@ -7,6 +7,7 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -71,6 +72,8 @@ def at_once(*requests) -> list[tuple[int, dict]]:
 
 class _Database:
     """The app's database, whichever backend it is, on one connection of its own (autocommit)."""
+
+    conn: Any  # a psycopg or an sqlite3 connection
 
     def __init__(self, app) -> None:
         self.url = app.config.get("DATABASE_URL")

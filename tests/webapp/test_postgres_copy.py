@@ -5,12 +5,17 @@ copies nothing twice."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from helpers_webapp import new_game, sample, stored_rows, throw
 
 from dicecam.cli import main
 from dicecam.webapp import create_app, shutdown
+
+
+def get(client, path: str) -> Any:
+    return client.get(path).json
 
 
 def laptop_games(client) -> dict[str, str]:
@@ -35,7 +40,7 @@ def test_a_laptops_games_move_into_postgresql_and_play_on(db_backend, tmp_path, 
     laptop = create_app({"TESTING": True, "DATA_DIR": str(data), "ADVICE": False})
     client = laptop.test_client()
     ids = laptop_games(client)
-    before = {gid: (client.get(f"/api/games/{gid}").json, client.get(f"/api/games/{gid}/throws").json)
+    before = {gid: (get(client, f"/api/games/{gid}"), get(client, f"/api/games/{gid}/throws"))
               for gid in ids.values()}
     shutdown(laptop)
 
@@ -47,12 +52,12 @@ def test_a_laptops_games_move_into_postgresql_and_play_on(db_backend, tmp_path, 
         try:
             moved = server.test_client()
             for gid, (state, throws) in before.items():
-                assert moved.get(f"/api/games/{gid}").json == state
-                assert moved.get(f"/api/games/{gid}/throws").json == throws
+                assert get(moved, f"/api/games/{gid}") == state
+                assert get(moved, f"/api/games/{gid}/throws") == throws
             photo_throw = before[ids["sheet"]][1][-1]
-            assert moved.get(f"/api/games/{ids['sheet']}/throws/{photo_throw['throw_id']}").json["photo_intact"]
+            assert get(moved, f"/api/games/{ids['sheet']}/throws/{photo_throw['throw_id']}")["photo_intact"]
             t = throw(moved, ids["sheet"], [6, 6, 6, 6, 6])  # the game goes on, its next throw numbered on
-            assert t["throw_id"] and moved.get(f"/api/games/{ids['sheet']}").json["version"] == (
+            assert t["throw_id"] and get(moved, f"/api/games/{ids['sheet']}")["version"] == (
                 before[ids["sheet"]][0]["version"] + 1)
             rows = stored_rows(server)
         finally:
@@ -70,7 +75,7 @@ def test_a_laptops_games_move_into_postgresql_and_play_on(db_backend, tmp_path, 
         back = tmp_path / "back"
         assert main(["copy-games", "--data", str(back), "--from", url]) == 0
         again = create_app({"TESTING": True, "DATA_DIR": str(back), "ADVICE": False})
-        assert {g["id"] for g in again.test_client().get("/api/games").json} == set(ids.values())
+        assert {g["id"] for g in get(again.test_client(), "/api/games")} == set(ids.values())
         shutdown(again)
     finally:
         db_backend.release({"DATABASE_URL": url})

@@ -19,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers_webapp import at_once, call
@@ -32,7 +33,7 @@ def on_postgres(test):
     return pytest.mark.postgres(pytest.mark.parametrize("db_backend", ["postgres"], indirect=True)(test))
 
 
-def serving(app) -> tuple[str, object]:
+def serving(app) -> tuple[str, Any]:
     server = make_server(app, "127.0.0.1", 0)
     server.prepare()
     threading.Thread(target=server.serve, daemon=True).start()
