@@ -57,6 +57,7 @@ def test_start_of_game_averages_to_the_expected_score(table):
     assert full == pytest.approx(table("yahtzee").expected_score, abs=1e-3)
 
 
+@pytest.mark.slow  # yatzy-solver builds its own Yahtzee table first (about 20 s)
 @pytest.mark.parametrize("throw, rolls_left", [(2, 1), (3, 0)])
 def test_values_equal_yatzy_solver(table, throw, rolls_left):
     """The Rust exact solver (dev dependency) agrees on every option of a situation."""

@@ -66,7 +66,9 @@ CASES = [
     ("spiffel", ("full_house", "large_straight"), {}, 50, 0),  # the once-only free joker
     ("spiffel", ("threes", "four_kind"), {"sixes": 30, "fives": 20}, 50, 1),
     ("wuerfelware", ("fives", "five_kind"), {"sixes": 30, "fours": 16}, None, 0),
-    ("wuerfelware", ("threes", "large_straight", "chance"), {"sixes": 30, "fives": 20}, 50, 0),
+    # Three open boxes with the extra-bonus flag: about 10 s of enumeration.
+    pytest.param("wuerfelware", ("threes", "large_straight", "chance"), {"sixes": 30, "fives": 20}, 50, 0,
+                 marks=pytest.mark.slow),
 ]
 
 

@@ -87,11 +87,11 @@ def test_replay_work_grows_in_proportion_to_the_events():
 
 
 def test_a_long_log_replays_and_reads_back_exactly():
-    data = _busts(30_000)
+    data = _busts(9_000)
     game = Game.from_dict(data)
-    assert game.event_count == len(game.events) == 30_000
+    assert game.event_count == len(game.events) == 9_000
     assert game.to_dict() == {**data, "options": {"target": 10000, "finish_round": False}}
-    assert game.state()["sheet"]["Anna"]["turns"] == [0] * 10_000
-    assert game.turn == 10_001 and game.current_player == "Anna"
-    assert game.undo().event_count == 29_999
+    assert game.state()["sheet"]["Anna"]["turns"] == [0] * 3_000
+    assert game.turn == 3_001 and game.current_player == "Anna"
+    assert game.undo().event_count == 8_999
     assert game == Game.from_dict(game.to_dict()) and game != game.undo()
