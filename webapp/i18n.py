@@ -160,7 +160,12 @@ TEXTS: dict[str, dict[str, str]] = {
                         "(zum Korrigieren antippen).",
                   "en": "The tip depends on dice read unsurely: check them on the photo first "
                         "(tap one to correct it)."},
+    "tip_waits_one": {"de": "Der Tipp hängt an einem unsicher gelesenen Würfel: erst auf dem Foto prüfen "
+                            "(zum Korrigieren antippen).",
+                      "en": "The tip depends on a die read unsurely: check it on the photo first "
+                            "(tap it to correct it)."},
     "unsure_ok": {"de": "Geprüft – stimmt so", "en": "Checked: they are right"},
+    "unsure_ok_one": {"de": "Geprüft – stimmt so", "en": "Checked: it is right"},
     "score_now": {"de": "Jetzt eintragen", "en": "Score it now"},
     "score_now_hint": {"de": "Kein Wurf mehr – unten ein Feld wählen", "en": "No throw left: pick a box below"},
     "set_aside_first": {"de": "Erst Würfel beiseitelegen", "en": "Set dice aside first"},

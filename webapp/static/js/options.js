@@ -48,9 +48,10 @@ export function renderAdvice(state) {
   if (tipWaits(state)) {
     // The best move would change if an unsure die showed another face: look first.
     box.classList.add('advice-wait');
-    box.appendChild(el('p', {className: 'advice-wait-text'}, T.tip_waits));
+    const one = (t.unsure || []).length === 1;
+    box.appendChild(el('p', {className: 'advice-wait-text'}, one ? T.tip_waits_one : T.tip_waits));
     box.appendChild(el('button', {type: 'button', className: 'btn btn-small', id: 'looked-btn',
-      onclick: () => { ui.looked.add(t.throw_id); refreshView(); }}, T.unsure_ok));
+      onclick: () => { ui.looked.add(t.throw_id); refreshView(); }}, one ? T.unsure_ok_one : T.unsure_ok));
     return;
   }
   const best = a.best;
