@@ -125,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *, count: int | None = None) -> Dice:
-    """The reader's dice for one labelled photo (told `count` when given); a single-die crop is read whole (see above)."""
+    """The reader's dice for one labelled photo (told `count` when given); a single-die crop
+    is read whole (see above)."""
     from dicecam.vision.detections import Dice
 
     if not photo.crop:
