@@ -71,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
                 "choose a writable one with --data DIR or DICECAM_DATA"
             )
         if args.workers > 1:
-            return serve_workers(app, config or None, args.host, args.port, workers=args.workers, https=args.https)
+            code = serve_workers(app, config or None, args.host, args.port, workers=args.workers, https=args.https)
+            if code == 0:
+                print("\ndicecam serve: stopped", file=sys.stderr)
+            return code
         serve(app, args.host, args.port, https=args.https)
     except (OSError, DataFolderError, DatabaseError, SchemaTooNew) as exc:
         # A taken port, an unusable data folder or database: the user's to fix, not a crash.
