@@ -9,7 +9,6 @@ from dicecam.training.data.reader_crops import decoy_crop, reader_samples
 from dicecam.training.render import clutter
 from dicecam.training.render.scene import render_scene
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
-from dicecam.vision.boxes import centres, inside
 
 
 @pytest.mark.parametrize("surface", sorted(clutter.SURFACES))
@@ -61,13 +60,3 @@ def test_a_decoy_window_that_would_frame_a_die_is_not_a_negative() -> None:
     die = np.array([[40, 40, 60, 60]], np.float32)
     on_the_die = np.array([42, 42, 58, 58], np.float32)
     assert all(decoy_crop(img, on_the_die, die, np.random.default_rng(s)) is None for s in range(10))
-
-
-def test_decoy_boxes_lie_where_no_die_top_face_is() -> None:
-    rng = np.random.default_rng(4)
-    for _ in range(8):
-        s = render_scene(rng, clutter=1.0)
-        tops = np.array([d.top_box for d in s.dice], np.float64).reshape(-1, 4)
-        fakes = np.array(s.decoys, np.float64).reshape(-1, 4)
-        # A numeral die never shares its top face with a labelled die.
-        assert not (inside(centres(fakes), tops) & inside(centres(tops), fakes).T).any()

@@ -1,10 +1,17 @@
-"""Where the training data stages leave their caches (relative to the working folder, as the recipe runs).
+"""Where training data comes from and where its stages leave their caches (relative to the
+working folder, as the recipe runs).
 
 One place for the paths, so the stage that writes a cache and the source that reads it
 need not import each other.
 """
 
+import os
 from pathlib import Path
+
+#: The shared labelled photo sets (`DICECAM_DATASETS`, else `../shared/datasets` beside the checkout).
+DATASETS = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().parents[3] / "shared" / "datasets"))
+#: Sets whose boxes cover each whole die (top face and the sides in view), not its top face.
+WHOLE_DIE_SETS = ("roboflow_dice",)
 
 #: Rendered reader crops (`crop_cache`), drawn from with fresh jitter on every use.
 CROPS = Path("data") / "synth_crops.npz"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,10 +10,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from dicecam.training.data import caches, top_faces
 from dicecam.vision.corrections import Correction, correct
 from dicecam.vision.detections import Dice
 
-DEFAULT_ROOT = Path(os.environ.get("DICECAM_DATASETS", Path(__file__).resolve().parents[3] / "shared" / "datasets"))
+DEFAULT_ROOT = caches.DATASETS
 
 
 #: matteop65_wood's boxes cover only the pips of the top face: a "1" is boxed around its
@@ -27,8 +27,7 @@ PIP_SPAN_TO_FACE = {1: 2.0, 2: 1.45, 3: 1.45, 4: 1.25, 5: 1.25, 6: 1.25}
 PIP_AREA_SETS = ("matteop65_wood",)
 #: Sets shot by a camera low in front of the dice: each die's front face shows below its top.
 LOW_VIEW_SETS = ("matteop65_wood",)
-#: Sets whose boxes cover each whole die (top face and the sides in view), not its top face.
-WHOLE_DIE_SETS = ("roboflow_dice",)
+WHOLE_DIE_SETS = caches.WHOLE_DIE_SETS
 #: Source photos that show dice nobody labelled (a pile of hundreds; a table of sixteen
 #: with no label at all): trained on, they would teach that those dice are table.
 UNLABELLED_DICE: dict[str, tuple[str, ...]] = {"roboflow_dice": ("dice_447_jpg", "dice_417_jpg")}
@@ -113,8 +112,6 @@ def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bo
     `held_out`; augmented copies of one photo are held out together). Photos with dice
     nobody labelled (`UNLABELLED_DICE`) are left out.
     """
-    from dicecam.training.data import top_faces
-
     folder = Path(root) / dataset
     tops = top_faces.load() if faces and dataset in WHOLE_DIE_SETS else {}
     samples = []

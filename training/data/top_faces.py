@@ -105,13 +105,11 @@ def load(path: Path = caches.TOP_FACES) -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from dicecam.training.data.photos import DEFAULT_ROOT, WHOLE_DIE_SETS
-
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("models", type=Path, nargs="?", default=Path("models"))
-    p.add_argument("--datasets", type=Path, default=DEFAULT_ROOT)
+    p.add_argument("--datasets", type=Path, default=caches.DATASETS)
     args = p.parse_args(argv)
-    tops = build(args.models, args.datasets, WHOLE_DIE_SETS)
+    tops = build(args.models, args.datasets, caches.WHOLE_DIE_SETS)
     caches.TOP_FACES.parent.mkdir(parents=True, exist_ok=True)
     caches.TOP_FACES.write_text(json.dumps(tops), encoding="utf-8")
     dice = sum(len(v["found"]) for v in tops.values())
