@@ -20,8 +20,10 @@ from __future__ import annotations
 import datetime as dt
 import ipaddress
 import select
+import signal
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -300,6 +302,10 @@ def announce(app, host: str, url: str) -> None:
         allowed.append(name)
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def _certificate(data_dir: str, host: str) -> tuple[Path, Path]:
     hosts = [lan_address()] + ([host] if host not in ("0.0.0.0", "::", "") else [])
     return ensure_certificate(Path(data_dir) / "tls", hosts)
@@ -316,6 +322,8 @@ def serve(app, host: str = "0.0.0.0", port: int = 8000, *, https: bool = False, 
     from dicecam.webapp import shutdown
 
     return_freed_memory()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)  # systemd's stop: as graceful as Ctrl+C
     certificate = _certificate(app.config["DATA_DIR"], host) if https else None
     server = make_server(app, host, port, certificate=certificate)
     server.prepare()  # bind now, so a taken port fails before the banner
