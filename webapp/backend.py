@@ -131,6 +131,7 @@ class PostgresBackend:
     several_processes = True
 
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL) -> None:
+        _require_psycopg()
         self.url = url
         self.pool_size = pool_size
         self.read_only = False
@@ -183,6 +184,16 @@ class PostgresBackend:
         if self.database is not None:
             self.database.close()
             self.database = None
+
+
+def _require_psycopg() -> None:
+    try:
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+    except ImportError as exc:
+        raise DatabaseError(
+            'PostgreSQL needs psycopg, which this installation lacks: pip install "dicecam[postgres]"'
+        ) from exc
 
 
 def backend_for(config: Mapping[str, Any]) -> Backend:

@@ -5,6 +5,7 @@ on its feet after the server dropped its connections (a restart)."""
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 
@@ -172,3 +173,11 @@ def test_a_database_that_stops_answering_is_a_503_in_the_players_language(app, c
     assert resp.status_code == 503 and "database is not answering" in resp.json["error"]
     monkeypatch.undo()
     assert client.get(f"/api/games/{gid}").json["version"] == 1  # nothing was written
+
+
+def test_without_psycopg_the_command_says_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as in an installation without the extra
+    assert main(["serve", "--port", "0", "--data", str(tmp_path), "--database", "postgresql://u@h/db"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == 'dicecam serve: PostgreSQL needs psycopg, which this installation lacks: ' \
+                  'pip install "dicecam[postgres]"'
