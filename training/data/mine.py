@@ -67,8 +67,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scenes", type=int, default=300)
     p.add_argument("--upright", action="store_true", help="render the scenes upright, as a phone takes them")
     p.add_argument("--clutter", type=float, default=0.0, help="share of scenes on a cluttered game table")
+    p.add_argument("--add", action="store_true",
+                   help="add to the negatives mined before (another detector's mistakes) instead of replacing them")
     args = p.parse_args(argv)
     crops, n = mine(args.models, scenes=args.scenes, upright=args.upright, clutter=args.clutter)
+    if args.add and caches.HARD_NEGATIVES.is_file():
+        crops = np.concatenate([np.load(caches.HARD_NEGATIVES)["images"], crops])
     caches.HARD_NEGATIVES.parent.mkdir(parents=True, exist_ok=True)
     np.savez(caches.HARD_NEGATIVES, images=crops)
     print(f"{len(crops)} hard negatives from {n} photos -> {caches.HARD_NEGATIVES}")
