@@ -100,7 +100,7 @@ class DieDetector:
         """
         s = self.settings
         typical = typical_side(boxes, scores >= 0.5) * scale
-        if s.zoom_below <= 0 or (len(boxes) and typical >= s.zoom_below):
+        if s.zoom_below <= 0 or (len(boxes) and typical >= s.zoom_below) or (not len(boxes) and not s.zoom_when_empty):
             return None
         h, w = photo.photo.shape[:2]
         if len(boxes):

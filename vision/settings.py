@@ -17,7 +17,8 @@ class ReaderSettings:
     least `weak_sure` (`weak_score` None: no weak peaks). A photo whose dice come out under
     `zoom_below` detector pixels gets a closer look enlarged to about `zoom_target`
     detector pixels a die, at most `zoom_max_side` pixels wide (0 turns it off); where the
-    first look found nothing at all, that closer look's dice are kept only when read at
+    first look found nothing at all, the whole photo is looked at twice as close (unless
+    `zoom_when_empty` is off) and the dice of that look are kept only when read at
     `lone_sure` or more (a speck on a cloth, enlarged, looks like a small die).
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
@@ -42,6 +43,7 @@ class ReaderSettings:
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024
+    zoom_when_empty: bool = True
     lone_sure: float = 0.0
     max_not_a_die: float = 0.2
     reread_below: float = 0.85
