@@ -43,3 +43,21 @@ def test_an_estimated_top_face_lies_in_its_die_at_the_top(raw) -> None:
     assert (top[:, 1] >= die[:, 1] - 1e-3).all() and (top[:, 3] <= die[:, 3] + 1e-3).all()
     # it sits in the upper part: its centre is never below the die's centre
     assert ((top[:, 1] + top[:, 3]) / 2 <= (die[:, 1] + die[:, 3]) / 2 + 1e-3).all()
+
+
+def test_the_box_read_as_the_labelled_value_is_the_top_face_even_when_weaker() -> None:
+    die = np.array([[100, 100, 160, 200]], np.float32)
+    top = [105, 105, 155, 145]     # read 5: the labelled value
+    front = [105, 140, 155, 195]   # a stronger peak on the front face, read 2
+    found = np.array([top, front], np.float32)
+    tops, taken = match_top_faces(die, found, np.array([0.5, 0.9], np.float32), values=np.array([5]),
+                                  read=np.array([5, 2]))
+    assert taken[0] and tops[0].tolist() == top
+
+
+def test_with_no_box_read_right_the_higher_one_is_the_top_face() -> None:
+    die = np.array([[100, 100, 160, 200]], np.float32)
+    found = np.array([[105, 140, 155, 195], [105, 105, 155, 145]], np.float32)
+    tops, _ = match_top_faces(die, found, np.array([0.9, 0.6], np.float32), values=np.array([6]),
+                              read=np.array([2, 3]))
+    assert tops[0].tolist() == found[1].tolist()

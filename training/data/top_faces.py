@@ -46,13 +46,18 @@ def estimate_top_face(die: np.ndarray) -> np.ndarray:
     return np.stack([cx - side_x / 2, y0, cx + side_x / 2, y0 + side_y], axis=1).astype(np.float32)
 
 
-def match_top_faces(die: np.ndarray, found: np.ndarray, scores: np.ndarray, *, min_score: float = 0.3
+def match_top_faces(die: np.ndarray, found: np.ndarray, scores: np.ndarray, *, min_score: float = 0.3,
+                    values: np.ndarray | None = None, read: np.ndarray | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """For each whole-die box, the strongest detected box that can be its top face, else an estimate.
+    """For each whole-die box, the detected box that is most likely its top face, else an estimate.
 
     Returns (top boxes (N, 4), found (N,) booleans: True where the detector's box was taken).
     A candidate's centre lies inside the die's box and its longer side is `MIN_SHARE` to
-    `MAX_SHARE` of the die's; each detected box serves one die at most.
+    `MAX_SHARE` of the die's; each detected box serves one die at most. With the labels'
+    `values` and each found box's reading (`read`), a box read as the labelled value goes
+    first: a die seen from the side shows pips on its front face too, and the detector can
+    find that face more strongly than the top one. Then the higher box (an upright photo
+    shows the top face above the front one) and the stronger peak, weighed together.
     """
     die = np.asarray(die, np.float32).reshape(-1, 4)
     found = np.asarray(found, np.float32).reshape(-1, 4)
@@ -66,6 +71,18 @@ def match_top_faces(die: np.ndarray, found: np.ndarray, scores: np.ndarray, *, m
     share = side[None, :] / np.maximum(die_side[:, None], 1e-3)
     fits &= (share >= MIN_SHARE) & (share <= MAX_SHARE) & (scores[None, :] >= min_score)
     used = np.zeros(len(found), bool)
+    if values is not None and read is not None:
+        agrees = np.asarray(read)[None, :] == np.asarray(values)[:, None]  # (dice, found)
+        top_y = (die[:, 1:2] - found[None, :, 1]) / np.maximum(die_side[:, None], 1e-3)  # higher: larger
+        rank = np.where(fits, 4.0 * agrees + top_y + scores[None, :], -np.inf)
+        # Best pairs first, so two dice never share one box.
+        for flat in np.argsort(-rank, axis=None):
+            i, j = np.unravel_index(flat, rank.shape)
+            if not np.isfinite(rank[i, j]):
+                break
+            if not taken[i] and not used[j]:
+                tops[i], taken[i], used[j] = found[j], True, True
+        return tops, taken
     # Strongest candidates first, so two dice never share one box.
     for j in np.argsort(-scores):
         rows = np.nonzero(fits[:, j] & ~taken)[0]
@@ -91,10 +108,10 @@ def build(models: Path, dataset_root: Path, sets: tuple[str, ...]) -> dict[str, 
             if row["split"] != "train":
                 continue  # dev labels are never trained on
             boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
+            values = np.array([d["value"] for d in row["dice"]], np.int64)
             image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
-            seen = reader.detect(image)
-            found, scores = seen.boxes, seen.scores
-            tops, taken = match_top_faces(boxes, found, scores)
+            seen = reader.candidates(image)  # every box, read, whatever the rules keep
+            tops, taken = match_top_faces(boxes, seen.boxes, seen.scores, values=values, read=seen.values)
             out[f"{name}/{row['image']}"] = {"tops": np.round(tops, 1).tolist(), "found": taken.tolist()}
     return out
 
