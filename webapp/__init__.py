@@ -139,7 +139,9 @@ def _register_hooks(app: Flask) -> None:
             " object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
         )
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        # same-origin: a form posted from our own page keeps its Origin (no-referrer made
+        # Chromium send "Origin: null", which the access check refuses); other sites get nothing.
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
         asked = request.args.get("lang")
         if asked in LANGS:
             resp.set_cookie("lang", asked, max_age=365 * 24 * 3600, samesite="Lax")

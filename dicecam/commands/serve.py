@@ -29,6 +29,10 @@ def add_parser(subparsers) -> None:
         "(overrides DICECAM_DATABASE_URL; default: SQLite in the data folder)",
     )
     p.add_argument(
+        "--models", metavar="DIR",
+        help="folder with the ONNX models (overrides DICECAM_MODELS; default: the shipped ones)",
+    )
+    p.add_argument(
         "--workers", type=int, default=1, metavar="N",
         help="worker processes sharing the port (PostgreSQL only; default: 1)",
     )
@@ -55,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         config["DATA_DIR"] = args.data
     if args.database:
         config["DATABASE_URL"] = args.database
+    if args.models:
+        if not os.path.isdir(args.models):
+            return _fail(f"--models {args.models}: no such folder")
+        config["MODELS_DIR"] = args.models
     url = config.get("DATABASE_URL") or os.environ.get("DICECAM_DATABASE_URL")
     if args.workers > 1 and not (url and is_postgres_url(url)):
         return _fail(f"--workers {args.workers} needs PostgreSQL (--database postgresql://...); "

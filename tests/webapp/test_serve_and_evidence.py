@@ -252,3 +252,16 @@ def test_dicecam_serve_on_a_read_only_folder_says_so_in_one_line_and_exits_2(rea
     assert result.returncode == 2, (result.stdout, result.stderr)
     err = result.stderr.strip()
     assert err.startswith("dicecam serve:") and "read-only" in err and "\n" not in err
+
+
+def test_dicecam_serve_takes_a_models_folder(tmp_path, capsys, monkeypatch):
+    from dicecam.cli import main
+    from dicecam.vision.reader import DEFAULT_MODELS
+    from dicecam.webapp import serve as serving
+
+    assert main(["serve", "--models", str(tmp_path / "nowhere"), "--data", str(tmp_path)]) == 2
+    assert "--models" in capsys.readouterr().err
+    seen = {}
+    monkeypatch.setattr(serving, "serve", lambda app, host, port, https=False: seen.update(models=app.config["MODELS_DIR"]))
+    assert main(["serve", "--models", str(DEFAULT_MODELS), "--data", str(tmp_path / "data"), "--port", "0"]) in (0, None)
+    assert seen["models"] == str(DEFAULT_MODELS)
