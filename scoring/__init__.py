@@ -9,7 +9,7 @@ from dicecam.scoring.boxes import BOXES, LOWER, UPPER, Box, score_all, score_box
 from dicecam.scoring.display import Display
 from dicecam.scoring.errors import GameFileError, RuleError, ScoringError, UnknownVariant
 from dicecam.scoring.game import Game
-from dicecam.scoring.players import MAX_NAME_LENGTH, MAX_PLAYERS, check_name, check_players
+from dicecam.scoring.players import MAX_NAME_LENGTH, MAX_PLAYERS, check_name, check_players, repair_names
 from dicecam.scoring.poker import KeepOption, best_points, is_bust, keep_options, keep_points
 from dicecam.scoring.push_table import TurnState
 from dicecam.scoring.recaps import BankRecap, BustRecap, FillRecap, KeepRecap, Recap
@@ -18,10 +18,10 @@ from dicecam.scoring.sheet import Sheet
 from dicecam.scoring.variants import Choice, SheetVariant, Variant, all_variants, get_variant
 
 __all__ = [
-    "BOXES", "LOWER", "MAX_NAME_LENGTH", "MAX_PLAYERS", "UPPER", "BankRecap", "Box",
-    "BustRecap", "Choice", "Display", "ExtraBonus", "Family", "FillRecap", "Game",
-    "GameFileError", "Joker", "KeepOption", "KeepRecap", "Recap", "RuleError", "ScoringError",
-    "Section", "Sheet", "SheetVariant", "TurnState", "UnknownVariant", "Variant",
-    "all_variants", "best_points", "check_name", "check_players", "get_variant", "is_bust",
-    "keep_options", "keep_points", "score_all", "score_box",
+    "BOXES", "BankRecap", "Box", "BustRecap", "Choice", "Display", "ExtraBonus", "Family",
+    "FillRecap", "Game", "GameFileError", "Joker", "KeepOption", "KeepRecap", "LOWER",
+    "MAX_NAME_LENGTH", "MAX_PLAYERS", "Recap", "RuleError", "ScoringError", "Section", "Sheet",
+    "SheetVariant", "TurnState", "UPPER", "UnknownVariant", "Variant", "all_variants",
+    "best_points", "check_name", "check_players", "get_variant", "is_bust", "keep_options",
+    "keep_points", "repair_names", "score_all", "score_box",
 ]

@@ -91,3 +91,37 @@ def check_players(players: object, *, min_players: int = 1, game: str = "This ga
             code="players_too_few", min_players=min_players,
         )
     return tuple(names)
+
+
+def repair_names(data: dict) -> dict:
+    """A stored game file with every player's name made one that `check_name` accepts.
+
+    Games kept by an earlier release may hold names that are refused now (control or
+    bidi characters, lone surrogates, over 40 characters). A name keeps what can be shown
+    of it: refused characters dropped, NFC, trimmed, cut to 40; an empty one becomes
+    "Spieler N", a clash gets " 2", " 3"... Events that name a player follow the rename.
+    Returns `data` itself when nothing needed repair, else a new dict.
+    """
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        return data
+    renamed: dict[str, str] = {}  # an event names its player as the seating list did: the first such
+    names: list[str] = []
+    taken: set[str] = set()
+    for n, old in enumerate(players, 1):
+        kept = "".join(ch for ch in old
+                       if unicodedata.category(ch) not in _REFUSED_CATEGORIES and ch not in _BIDI_CONTROLS)
+        name = normal_name(kept)[:MAX_NAME_LENGTH].strip() or f"Spieler {n}"
+        base, k = name, 2
+        while name.casefold() in taken:
+            name = f"{base[: MAX_NAME_LENGTH - len(str(k)) - 1].strip()} {k}"
+            k += 1
+        taken.add(name.casefold())
+        names.append(name)
+        renamed.setdefault(normal_name(old), name)
+    if names == players:
+        return data
+    events = [dict(e, player=renamed.get(normal_name(e["player"]), e["player"]))
+              if isinstance(e, dict) and isinstance(e.get("player"), str) else e
+              for e in data.get("events", [])]
+    return {**data, "players": names, "events": events}

@@ -48,7 +48,7 @@ def conflict(exc: Conflict):
         try:
             store = get_store()
             body["game"] = state_json(store, games.load(store, game_id, game_cache()), current_lang())
-        except NotFound:
+        except (NotFound, Conflict):  # gone, or a stored game this release cannot replay: the 409 alone
             pass
     return jsonify(body), 409
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 ERROR_TEXTS: dict[str, dict[str, str]] = {
     "err_not_found": {"de": "Dieses Spiel gibt es nicht.", "en": "There is no such game."},
     "err_game_file": {"de": "Die Spieldatei ist fehlerhaft: {reason}", "en": "The game file is broken: {reason}"},
+    "err_game_damaged": {"de": "Dieses gespeicherte Spiel lässt sich nicht mehr nachspielen und darum nicht öffnen.",
+                         "en": "This stored game can no longer be replayed, so it cannot be opened."},
     # scoring.RuleError codes; English falls back to scoring's own message
     "rule_box_filled": {
         "de": "„{box}“ ist bei {player} schon ausgefüllt.",

@@ -120,8 +120,8 @@ def load(store: Store, game_id: str, cache: GameCache | None = None, *, lock: bo
                 continue  # written between the two reads: read again
             try:
                 game = Game.from_dict(json.loads(log))
-            except (GameFileError, ValueError) as exc:  # only if the file was edited by hand
-                raise Conflict("err_generic", detail=f"stored game is damaged: {exc}") from exc
+            except (GameFileError, ValueError) as exc:  # edited by hand, or kept by a release with other rules
+                raise Conflict("err_game_damaged", detail=str(exc)) from exc
             if cache is not None:
                 cache.put(row.id, row.version, game)
         return Stored(row.id, game, row.version, row.created, row.updated)

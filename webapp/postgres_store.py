@@ -98,13 +98,14 @@ def _base_schema(conn: psycopg.Connection) -> None:
 
 def _add_summary(conn: psycopg.Connection) -> None:
     """Version 2: each game's start-page summary beside its log, so listing never replays."""
-    from dicecam.scoring import Game
+    from dicecam.webapp.legacy import upgrade_log
 
     conn.execute("ALTER TABLE game ADD COLUMN summary TEXT")
     for game_id, log in conn.execute("SELECT id, log FROM game").fetchall():
-        game = Game.from_dict(json.loads(log))
-        summary = Summary.of_state(game.state(), len(game.events))
-        conn.execute("UPDATE game SET summary = %s WHERE id = %s", (summary.to_json(), game_id))
+        # An earlier release's names this one refuses are repaired first (webapp.legacy).
+        text, summary = upgrade_log(log)
+        conn.execute("UPDATE game SET log = %s, players = %s, summary = %s WHERE id = %s",
+               (text, json.dumps(list(summary.players), ensure_ascii=False), summary.to_json(), game_id))
     conn.execute("CREATE INDEX game_updated ON game (updated)")
 
 

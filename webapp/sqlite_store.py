@@ -43,13 +43,14 @@ def _base_schema(db: sqlite3.Connection) -> None:
 
 def _add_summary(db: sqlite3.Connection) -> None:
     """Version 2: each game's start-page summary beside its log, so listing never replays."""
-    from dicecam.scoring import Game
+    from dicecam.webapp.legacy import upgrade_log
 
     db.execute("ALTER TABLE game ADD COLUMN summary TEXT")
     for game_id, log in db.execute("SELECT id, log FROM game").fetchall():
-        game = Game.from_dict(json.loads(log))
-        summary = Summary.of_state(game.state(), len(game.events))
-        db.execute("UPDATE game SET summary = ? WHERE id = ?", (summary.to_json(), game_id))
+        # An earlier release's names this one refuses are repaired first (webapp.legacy).
+        text, summary = upgrade_log(log)
+        db.execute("UPDATE game SET log = ?, players = ?, summary = ? WHERE id = ?",
+               (text, json.dumps(list(summary.players), ensure_ascii=False), summary.to_json(), game_id))
     db.execute("CREATE INDEX IF NOT EXISTS game_updated ON game (updated)")
 
 

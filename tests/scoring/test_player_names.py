@@ -102,3 +102,33 @@ def test_any_text_is_either_refused_or_a_clean_name(raw):
     assert not any(unicodedata.category(c) in {"Cc", "Cs", "Zl", "Zp"} for c in name)
     assert not any(c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" for c in name)
     assert check_name(name) == name  # cleaning twice changes nothing
+
+
+# -- games kept by an earlier release -------------------------------------------------------
+
+def test_a_stored_game_with_names_refused_now_is_repaired_to_load():
+    from dicecam.scoring import repair_names
+
+    old = {"variant": "spiffel", "players": ["\udc80Eve", "\u202eEve", "  ", "B" * 60],
+           "events": [{"player": "\udc80Eve", "dice": [1, 1, 1, 2, 2], "box": "ones"},
+                      {"player": "\u202eEve", "dice": [6, 6, 6, 6, 6], "box": "five_kind"}]}
+    fixed = repair_names(old)
+    assert fixed["players"] == ["Eve", "Eve 2", "Spieler 3", "B" * 40]
+    assert [e["player"] for e in fixed["events"]] == ["Eve", "Eve 2"]
+    game = Game.from_dict(fixed)  # loads now
+    assert game.totals["Eve"] == 3 and game.totals["Eve 2"] == 50
+
+
+@given(st.lists(st.text(min_size=0, max_size=60), min_size=1, max_size=12))
+def test_any_repaired_seating_list_is_accepted(names):
+    from dicecam.scoring import check_players, repair_names
+
+    fixed = repair_names({"variant": "spiffel", "players": names, "events": []})
+    assert len(check_players(fixed["players"])) == len(names)
+
+
+def test_good_names_are_left_alone():
+    from dicecam.scoring import repair_names
+
+    data = {"variant": "spiffel", "players": ["Anna", "Ben"], "events": []}
+    assert repair_names(data) is data

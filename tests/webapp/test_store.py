@@ -63,6 +63,26 @@ def test_a_first_release_database_opens_and_is_upgraded(tmp_path):
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_first_release_game_with_names_refused_now_opens_with_them_repaired(tmp_path):
+    """The first release let a lone surrogate through (201), then every page answered 500."""
+    data = tmp_path / "data"
+    data.mkdir()
+    first_release_file(data / "dicecam.sqlite3")
+    db = sqlite3.connect(data / "dicecam.sqlite3", isolation_level=None)
+    log = {"variant": "spiffel", "players": ["\udc80Eve", "\u202eBen"], "options": {},
+           "events": [{"player": "\udc80Eve", "dice": [6, 6, 6, 6, 6], "box": "five_kind"}]}
+    stamp = "2026-01-03T10:00:00+00:00"
+    db.execute("INSERT INTO game (id, variant, players, log, version, finished, created, updated)"
+               " VALUES ('badnames12345678901234', 'spiffel', ?, ?, 1, 0, ?, ?)",
+               (json.dumps(log["players"]), json.dumps(log), stamp, stamp))
+    db.close()
+    client = create_app({"TESTING": True, "DATA_DIR": str(data), "ADVICE": False}).test_client()
+    assert client.get("/").status_code == 200
+    state = client.get("/api/games/badnames12345678901234").json
+    assert state["players"] == ["Eve", "Ben"] and state["totals"] == {"Eve": 50, "Ben": 0}
+    assert client.get("/g/badnames12345678901234").status_code == 200
+
+
 def test_a_new_database_is_made_at_the_latest_version(app, db_backend):
     from dicecam.webapp import postgres_store
 
