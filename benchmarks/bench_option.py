@@ -20,19 +20,21 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from bench_vision import SCENES, SIZES, table_photo
-from reader_options import reader_options
+from reader_options import reader_options, reader_settings
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def paired_times(first: Callable[[], object], second: Callable[[], object], repeats: int) -> dict:
     """Run `first` and `second` in turn `repeats` times (after one warm-up each): their
     median times and the median of the paired differences (first - second), in ms."""
     first(), second()
-    a, b = [], []
+    a: list[float] = []
+    b: list[float] = []
     for _ in range(repeats):
         for fn, out in ((first, a), (second, b)):
             start = time.perf_counter()
@@ -53,12 +55,13 @@ def main(argv: list[str] | None = None) -> int:
     from dicecam.vision.decode import decode_image
     from dicecam.vision.reader import DiceReader
 
-    default, other = DiceReader(args.models), DiceReader(args.models, **reader_options(args.option))
+    default = DiceReader(args.models)
+    other = DiceReader(args.models, settings=reader_settings(reader_options(args.option)))
     rows = []
     for scene, source in SCENES.items():
         for width, height in SIZES:
             image = decode_image(table_photo(width, height, source=source))
-            times = paired_times(lambda: default.read(image), lambda: other.read(image), args.repeats)
+            times = paired_times(partial(default.read, image), partial(other.read, image), args.repeats)
             rows.append({"scene": scene, "size": f"{width}x{height}", **times})
             if args.json:
                 print(json.dumps(rows[-1]), flush=True)

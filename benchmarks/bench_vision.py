@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from reader_options import reader_options
+from reader_options import reader_options, reader_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ((640, 480), (1920, 1080), (4032, 3024))
@@ -49,6 +49,7 @@ def table_photo(width: int, height: int, seed: int = 0, source: Path = SCENES["b
     wood = np.array([150, 190, 220], np.float32)  # BGR: light beech
     canvas = np.clip(shade[..., None] * wood, 0, 255).astype(np.uint8)
     photo = cv2.imread(str(source))
+    assert photo is not None, source
     fit = min(height / photo.shape[0], width / photo.shape[1])
     ph, pw = round(photo.shape[0] * fit), round(photo.shape[1] * fit)
     photo = cv2.resize(photo, (pw, ph), interpolation=cv2.INTER_AREA if fit < 1 else cv2.INTER_CUBIC)
@@ -56,7 +57,7 @@ def table_photo(width: int, height: int, seed: int = 0, source: Path = SCENES["b
     canvas[y0 : y0 + ph, x0 : x0 + pw] = photo
     # Sensor noise: without it a 12-megapixel JPEG is a fraction of a phone's and decodes too fast.
     canvas = cv2.add(canvas, rng.normal(0, 3, canvas.shape).astype(np.int16), dtype=cv2.CV_8U)
-    ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    _ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return jpeg.tobytes()
 
 
@@ -92,7 +93,7 @@ def worker(photo: Path, repeats: int, models: str | None, options: dict[str, flo
     from dicecam.vision.reader import DiceReader
 
     start = time.perf_counter()
-    reader = DiceReader(models, **(options or {}))
+    reader = DiceReader(models, settings=reader_settings(options or {}))
     load_ms = (time.perf_counter() - start) * 1000
     rss_loaded = _maxrss_mb()
     image = decode_image(data)
@@ -101,7 +102,8 @@ def worker(photo: Path, repeats: int, models: str | None, options: dict[str, flo
     recognise = _times(lambda: reader.read(image), repeats)
     return {
         "size": f"{image.shape[1]}x{image.shape[0]}", "jpeg_kb": round(len(data) / 1024),
-        "dice_found": len(reader.read(image)), "decode": decode, "recognition": recognise, "model_load_ms": round(load_ms),
+        "dice_found": len(reader.read(image)), "decode": decode, "recognition": recognise,
+        "model_load_ms": round(load_ms),
         "rss_after_load_mb": round(rss_loaded), "peak_rss_mb": round(_maxrss_mb()),
     }
 
@@ -136,11 +138,13 @@ def main() -> int:
     if not args.json:
         load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
         print(f"{args.repeats} repeats each{' with ' + ', '.join(args.option) if args.option else ''}; times in ms "
-              f"(median / p90); memory is the process's peak RSS; CPUs: {os.cpu_count()}, load average before: {load}\n")
+              f"(median / p90); memory is the process's peak RSS; CPUs: {os.cpu_count()}, "
+              f"load average before: {load}\n")
         print("| scene | photo | JPEG | decode | recognition | dice found | RSS after model load | peak RSS |")
         print("|---|---|---|---|---|---|---|---|")
         for r in rows:
-            print(f"| {r['scene']} | {r['size']} | {r['jpeg_kb']} KB | {r['decode']['median_ms']} / {r['decode']['p90_ms']} "
+            print(f"| {r['scene']} | {r['size']} | {r['jpeg_kb']} KB "
+                  f"| {r['decode']['median_ms']} / {r['decode']['p90_ms']} "
                   f"| {r['recognition']['median_ms']} / {r['recognition']['p90_ms']} | {r['dice_found']} "
                   f"| {r['rss_after_load_mb']} MB | {r['peak_rss_mb']} MB |")
     return 0

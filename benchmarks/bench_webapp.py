@@ -25,8 +25,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,6 +38,7 @@ DEFAULT_PHOTO = ROOT / "sample_images" / "byler_d6" / "IMG_20191209_100714.jpg"
 def phone_photo(path: Path, long_side: int = 2000) -> bytes:
     """The sample scaled to what the page uploads: ~2000 px long side, JPEG quality 90."""
     image = cv2.imread(str(path))
+    assert image is not None, path
     h, w = image.shape[:2]
     scale = long_side / max(h, w)
     image = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_CUBIC)
@@ -56,10 +59,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATA_DIR": tmp, "ADVICE": False})
         client = app.test_client()
-        gid = client.post("/api/games", json={"variant": "spiffel", "players": ["Anna"]}).json["id"]
+        gid = _body(client.post("/api/games", json={"variant": "spiffel", "players": ["Anna"]}))["id"]
         times, reads = [], []
         for i in range(args.runs + 1):
-            form = {"photo": (io.BytesIO(data), "photo.jpg")}
+            form: dict[str, object] = {"photo": (io.BytesIO(data), "photo.jpg")}
             if i:
                 form["retake"] = "1"  # same turn: replace the throw, so the 3-throw limit never bites
             start = time.perf_counter()
@@ -69,8 +72,10 @@ def main() -> int:
                 print(json.dumps({"error": resp.json}), file=sys.stderr)
                 return 1
             times.append(elapsed)
-            reads.append(resp.json["read_ms"])
-        h, w = cv2.imdecode(__import__("numpy").frombuffer(data, "uint8"), cv2.IMREAD_COLOR).shape[:2]
+            reads.append(_body(resp)["read_ms"])
+        decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        assert decoded is not None
+        h, w = decoded.shape[:2]
         rest = sorted(times[1:])
         extra = state_timings(app, client, args.runs)
         extra["live_update_ms"] = live_latency(app, args.runs)
@@ -82,10 +87,17 @@ def main() -> int:
             "p90_ms": round(rest[int(0.9 * (len(rest) - 1))], 1),
             "max_ms": round(rest[-1], 1),
             "model_read_median_ms": round(statistics.median(reads[1:]), 1),
-            "dice": len(resp.json["dice"]),
+            "dice": len(_body(resp)["dice"]),
             **extra,
         }))
     return 0
+
+
+def _body(resp: Any) -> dict[str, Any]:
+    """The JSON object a request answered."""
+    body = resp.get_json()
+    assert isinstance(body, dict), resp.status
+    return body
 
 
 def _median_ms(fn, runs: int) -> float:

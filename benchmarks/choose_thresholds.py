@@ -22,16 +22,18 @@ import argparse
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
+from reader_options import reader_settings
 
 from dicecam.commands.eval import read_labelled
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import score_photo, total, unsure_counts
 from dicecam.vision.reader import DiceReader
+
+ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
 DEFAULT_GRID = ("min_relative_size=0.65,0,0.5", "keep_small_above=0.7,0.8,0.9")
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     # Decoded once: every combination reads the same pixels.
     photos = {folder.name: [(photo, load_image(photo.path)) for photo in read_dataset(folder, split=args.split)]
               for folder in args.datasets}
-    rows = []
+    rows: list[dict[str, Any]] = []
     read_once = set(grid) <= JUDGING
     if read_once:  # the networks' readings, once: only the rules change per combination
         first = DiceReader(args.models)
@@ -71,14 +73,15 @@ def main(argv: list[str] | None = None) -> None:
                 for name, items in photos.items()}
     for combo in itertools.product(*grid.values()):
         options = dict(zip(grid, combo))
-        reader = DiceReader(args.models, **options)
+        reader = DiceReader(args.models, settings=reader_settings(options))
         f1, marked = {}, {}
         for name, items in photos.items():
             scores, unsure = [], np.zeros(2, np.int64)
             for k, (photo, image) in enumerate(items):
                 count = len(photo.dice) if args.dice else None
-                if read_once and not photo.crop:
-                    found = reader.select(reader.judge(seen[name][k]), count=count)
+                candidates = seen[name][k] if read_once else None  # None for a crop
+                if candidates is not None:
+                    found = reader.select(reader.judge(candidates), count=count)
                 else:
                     found = read_labelled(reader, photo, image, count=count)
                 scores.append(score_photo(photo.dice, found))
@@ -92,7 +95,8 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(rows[-1]))
         else:
             print("  ".join(f"{k}={v:g}" for k, v in options.items()), " ".join(
-                f"{name} {v:.4f} (unsure: {m['mistakes']}/{m['of_mistakes']} mistakes, {m['right']}/{m['of_right']} right)"
+                f"{name} {v:.4f} (unsure: {m['mistakes']}/{m['of_mistakes']} mistakes, "
+                f"{m['right']}/{m['of_right']} right)"
                 for (name, v), m in zip(f1.items(), marked.values())), f"sum {rows[-1]['sum']:.4f}", flush=True)
     best = max(rows, key=lambda row: row["sum"])  # max keeps the first of equals
     if not args.json:

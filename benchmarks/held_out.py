@@ -17,14 +17,14 @@ import argparse
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from dicecam.commands.eval import read_labelled
 from dicecam.training.data.photos import held_out
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import Score, score_photo, total
 from dicecam.vision.reader import DiceReader
+
+ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name
                      for name in ("byler_d6", "matteop65_wood", "chase_dji"))

@@ -37,7 +37,9 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -93,6 +95,7 @@ class Server:
         self.proc.wait()
 
     def _status(self, key: str) -> float:
+        assert self.proc is not None
         try:
             text = Path(f"/proc/{self.proc.pid}/status").read_text()
         except OSError:
@@ -104,6 +107,7 @@ class Server:
         return self._status("VmRSS")
 
     def reset_peak(self) -> None:
+        assert self.proc is not None
         try:
             Path(f"/proc/{self.proc.pid}/clear_refs").write_text("5")
         except OSError:
@@ -216,6 +220,13 @@ def at_once(calls: list[Callable[[], Answer]]) -> list[Answer]:
 # ---------------------------------------------------------------- test data
 
 
+def sample() -> np.ndarray:
+    """The sample photo, decoded."""
+    image = cv2.imread(str(SAMPLE))
+    assert image is not None, SAMPLE
+    return image
+
+
 def png(width: int, height: int, dtype=np.uint8, noise: bool = False) -> bytes:
     shape = (height, width, 3)
     image = np.random.default_rng(0).integers(0, 255, shape).astype(dtype) if noise else np.zeros(shape, dtype)
@@ -225,7 +236,7 @@ def png(width: int, height: int, dtype=np.uint8, noise: bool = False) -> bytes:
 
 
 def jpeg_like_a_phone(long_side: int = 2000) -> bytes:
-    image = cv2.imread(str(SAMPLE))
+    image = sample()
     h, w = image.shape[:2]
     scale = long_side / max(h, w)
     image = cv2.resize(image, (round(w * scale), round(h * scale)))
@@ -241,6 +252,13 @@ def new_game(port: int, variant: str = "spiffel", players=("Anna", "Ben")) -> st
 def state(port: int, gid: str) -> dict | None:
     answer = request(port, "GET", f"/api/games/{gid}")
     return answer.json() if answer.status == 200 else None
+
+
+def version(port: int, gid: str) -> int:
+    """The version of a game that is there."""
+    found = state(port, gid)
+    assert found is not None, gid
+    return found["version"]
 
 
 # ---------------------------------------------------------------- 1. the probes
@@ -261,6 +279,7 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
     t = post_json(port, f"/api/games/{ref}/throws", {"dice": [2, 2, 3, 3, 3]}).json()
     post_json(port, f"/api/games/{ref}/entries", {"throw_id": t["throw_id"], "box": "full_house"})
     reference = state(port, ref)
+    assert reference is not None
 
     def survived() -> bool:
         now = state(port, ref)
@@ -317,10 +336,10 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
 
     def stale_photo() -> Answer:
         gid = new_game(port)
-        version = state(port, gid)["version"]
+        stale = version(port, gid)
         post_json(port, f"/api/games/{gid}/throws", {"dice": [1, 2, 3, 4, 5]})
         before = len(list((server.data / "photos").rglob("*")))
-        answer = upload(port, gid, phone, version=str(version))
+        answer = upload(port, gid, phone, version=str(stale))
         answer.headers["stored"] = len(list((server.data / "photos").rglob("*"))) - before
         return answer
 
@@ -334,7 +353,7 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
     def version_as_text() -> Answer:
         gid = new_game(port)
         tid = post_json(port, f"/api/games/{gid}/throws", {"dice": [1, 2, 3, 4, 5]}).json()["throw_id"]
-        v = str(state(port, gid)["version"])
+        v = str(version(port, gid))
         return post_json(port, f"/api/games/{gid}/entries", {"throw_id": tid, "box": "chance", "version": v})
 
     def many_parts() -> Answer:
@@ -352,7 +371,8 @@ def probes(port: int, server: Server, quick: bool) -> list[Row]:
         return answer
 
     four_16 = lambda: at_once([lambda: upload(port, ref, worst_16)] * 4)  # noqa: E731
-    specs: list[tuple[str, str, Callable[[], Answer | list[Answer]], Callable[[Answer], str]]] = [
+    # (what, expected, the attack, its answer shown): an attack answers an Answer or a list of them.
+    specs: list[tuple[str, str, Callable[[], Any], Callable[[Any], str]]] = [
         ("name with a lone surrogate", "422", lambda: request(
             port, "POST", "/api/games", b'{"variant": "spiffel", "players": ["\\udc80Eve", "Ben"]}',
             {"Content-Type": "application/json"}), lambda a: str(a.status)),
@@ -413,7 +433,7 @@ def worst_photos() -> dict[str, bytes]:
     # A JPEG twice the working size or more is decoded smaller: the dearest one is just under that.
     side8 = min(int((DECODE_BUDGET / DECODE_BYTES_PER_PIXEL) ** 0.5), 2 * WORK_LONG_SIDE - 1) - 8
     side16 = int((DECODE_BUDGET / DECODE_BYTES_PER_PIXEL) ** 0.5) - 8
-    big = cv2.resize(cv2.imread(str(SAMPLE)), (side8, side8))
+    big = cv2.resize(sample(), (side8, side8))
     return {
         f"{side8}x{side8} JPEG": cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes(),
         f"{side16}x{side16} 16-bit PNG": png(side16, side16, np.uint16),
@@ -431,7 +451,7 @@ def ceiling(port: int, server: Server, n: int) -> list[dict]:
         idle = server.rss_mb()
         server.reset_peak()
         start = time.monotonic()
-        answers = at_once([lambda g=g, p=photo: upload(port, g, p) for g in games])
+        answers = at_once([partial(upload, port, g, photo) for g in games])
         out.append({
             "photo": f"{name}, {len(photo) / 1e6:.1f} MB",
             "uploads": n,

@@ -19,13 +19,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
-
-from reader_options import reader_options
+from reader_options import reader_options, reader_settings
 from rendered_scenes import SEED, rendered, score_scene
+
 from dicecam.vision.metrics import Score
 from dicecam.vision.reader import DiceReader
+
+ROOT = Path(__file__).resolve().parents[1]
 
 COUNTED = ("labelled", "predicted", "right")  # what read F1 is made of
 
@@ -78,9 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.option and args.against is None:
         p.error("nothing to compare: give --option NAME=VALUE, --against DIR, or both")
     options = reader_options(args.option)
-    readers = (DiceReader(args.models), DiceReader(args.against or args.models, **options))
-    counts, extras = ([], []), [0, 0]
+    readers = (DiceReader(args.models), DiceReader(args.against or args.models, settings=reader_settings(options)))
+    counts: tuple[list[list[int]], list[list[int]]] = ([], [])
+    extras = [0, 0]
     for s, readable in rendered(args.seed, args.scenes, upright=args.upright):
+        assert s.boxes is not None  # a rendered scene knows its boxes
         for k, reader in enumerate(readers):
             score, on_dice, _, _ = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
             counts[k].append(_counts(score))

@@ -27,20 +27,21 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
+from reader_options import reader_options, reader_settings
 
-ROOT = Path(__file__).resolve().parents[1]
-
-from reader_options import reader_options
 from dicecam.training.calibrate import right_readings
 from dicecam.training.data.photos import Sample
 from dicecam.training.data.sources import synth_scene_source
-from dicecam.vision.detections import Dice
 from dicecam.vision.boxes import centres, inside
+from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import Score, match_boxes, score_photo, total, unsure_counts
 from dicecam.vision.reader import DiceReader
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SEED = (987654321, 4242)  # never used by training, which seeds with small integers
 TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 0 up to (not including) 55
@@ -85,7 +86,7 @@ def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values
 def by_tilt(scores: list[Score], tilts: list[float]) -> dict[str, Score]:
     """The scenes' scores summed per band of camera tilt (`TILT_BANDS`), keyed like "10-25"."""
     bands = {}
-    for lo, hi in zip(TILT_BANDS, TILT_BANDS[1:]):
+    for lo, hi in pairwise(TILT_BANDS):
         bands[f"{lo}-{hi}"] = total(s for s, t in zip(scores, tilts) if lo <= t < hi)
     return bands
 
@@ -107,9 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     options = reader_options(args.option)
-    reader = DiceReader(args.models, **options)
+    reader = DiceReader(args.models, settings=reader_settings(options))
     scores, tilts, on_dice, on_decoys, marked = [], [], 0, 0, np.zeros(2, np.int64)
     for s, readable in rendered(args.seed, args.scenes, upright=args.upright, clutter=args.clutter):
+        assert s.boxes is not None and s.tilt_deg is not None  # a rendered scene knows both
         score, extra_on_dice, unsure, fooled = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes,
                                                            decoys=s.decoys, count=len(s.values) if args.dice else None)
         scores.append(score)
@@ -122,14 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"scenes": args.scenes, "options": options, **result.to_dict(),
                           "clutter": args.clutter, "count_given": args.dice,
-                          "extra_boxes_on_dice": on_dice, "boxes_on_decoys": on_decoys, "mistakes_unsure": int(marked[0]),
-                          "right_unsure": int(marked[1]),
+                          "extra_boxes_on_dice": on_dice, "boxes_on_decoys": on_decoys,
+                          "mistakes_unsure": int(marked[0]), "right_unsure": int(marked[1]),
                           **({"by_tilt": {k: v.to_dict() for k, v in bands.items()}} if bands else {})}))
     else:
         print(f"{args.scenes} rendered scenes{' with ' + ', '.join(args.option) if args.option else ''}: "
               f"recall {result.recall:.4f}, precision {result.precision:.4f}, value accuracy "
-              f"{result.value_accuracy:.4f}, read F1 {result.read_f1:.4f}, exact-roll rate {result.exact_roll_rate:.3f}; "
-              f"{on_dice} extra boxes on a die's picture (side faces, parts of dice), {on_decoys} on clutter; marked unsure "
+              f"{result.value_accuracy:.4f}, read F1 {result.read_f1:.4f}, "
+              f"exact-roll rate {result.exact_roll_rate:.3f}; {on_dice} extra boxes on a die's picture "
+              f"(side faces, parts of dice), {on_decoys} on clutter; marked unsure "
               f"{marked[0]}/{result.mistakes} mistakes, {marked[1]}/{result.right} right dice")
         for band, score in bands.items():
             print(f"  tilt {band:>5} degrees, {score.photos:4d} scenes: recall {score.recall:.4f}, precision "

@@ -1,6 +1,7 @@
 """How the reading holds up when photos change in ways other cameras, dice and rooms change them.
 
-    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR] [--option NAME=VALUE ...] [--change NAME ...] [--json]
+    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR]
+                                    [--option NAME=VALUE ...] [--change NAME ...] [--json]
 
 dicecam is judged on photos from cameras, dice and tables it has never seen. The
 labelled sets cannot show that directly, but each photo can be changed the way such
@@ -19,9 +20,8 @@ import argparse
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from reader_options import reader_options, reader_settings
 
-from reader_options import reader_options
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
@@ -29,13 +29,16 @@ from dicecam.vision.metrics import score_photo, total, unsure_counts
 from dicecam.vision.photo_changes import CHANGES
 from dicecam.vision.reader import DiceReader
 
+ROOT = Path(__file__).resolve().parents[1]
+
 AS_TAKEN = "as taken"  # the photo unchanged: the baseline, not one of the changes
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
 
 
 def measure(reader: DiceReader, folder: Path, split: str | None,
             changes: list[str] | None = None) -> dict[str, dict[str, float]]:
-    """Read F1, exact-roll rate, recall, value accuracy, mistakes and silent ones of each change (default: all) over one folder."""
+    """Read F1, exact-roll rate, recall, value accuracy, mistakes and silent ones of each change
+    (default: all) over one folder."""
     photos = [(p, load_image(p.path)) for p in read_dataset(folder, split=split)]
     out = {}
     for name in changes or CHANGES:
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="measure only this change (repeatable; default: all of them)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    reader = DiceReader(args.models, **reader_options(args.option))
+    reader = DiceReader(args.models, settings=reader_settings(reader_options(args.option)))
     results = {folder.name: measure(reader, folder, args.split, args.change) for folder in args.datasets}
     if args.json:
         print(json.dumps(results))

@@ -10,11 +10,12 @@ import statistics
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from dicecam.scoring import Game
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _ms(fn, repeat: int) -> float:
@@ -34,7 +35,7 @@ def main() -> None:
     for name in ("wuerfelspiel-seed.json", "wuerfelpoker-seed.json"):
         data = json.loads((ROOT / "examples" / name).read_text(encoding="utf-8"))
         n = len(data["events"])
-        ms = _ms(lambda: Game.from_dict(data), 50)
+        ms = _ms(partial(Game.from_dict, data), 50)
         print(f"replay {name}: {n} events in {ms:.2f} ms median ({1000 * ms / n:.0f} us/event)")
     game = Game.from_dict(json.loads((ROOT / "examples" / "wuerfelspiel-seed.json").read_text()))
     ms = _ms(lambda: game.options([6, 6, 6, 6, 5]), 200)
@@ -53,9 +54,9 @@ def long_log(n: int = 100_000) -> None:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         print(f"{what} {n} Würfelpoker busts: {wall:.2f} s wall, {cpu:.2f} s CPU "
               f"({1e6 * cpu / n:.1f} us/event)")
-    for what, fn in (("to_dict", game.to_dict), ("state", game.state), ("undo", game.undo)):
+    for what, call in (("to_dict", game.to_dict), ("state", game.state), ("undo", game.undo)):
         t = time.perf_counter()
-        fn()
+        call()
         print(f"  {what}() of it: {time.perf_counter() - t:.2f} s")
 
 

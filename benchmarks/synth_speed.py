@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
-
 
 from dicecam.training.render.scene import render_crop, render_scene
 

@@ -18,10 +18,10 @@ from dicecam.scoring.sheet import Sheet
 from dicecam.scoring.variants import Choice, SheetVariant, Variant, all_variants, get_variant
 
 __all__ = [
-    "BOXES", "BankRecap", "Box", "BustRecap", "Choice", "Display", "ExtraBonus", "Family",
-    "FillRecap", "Game", "GameFileError", "Joker", "KeepOption", "KeepRecap", "LOWER",
-    "MAX_NAME_LENGTH", "MAX_PLAYERS", "Recap", "RuleError", "ScoringError", "Section", "Sheet",
-    "SheetVariant", "TurnState", "UPPER", "UnknownVariant", "Variant", "all_variants",
-    "best_points", "check_name", "check_players", "get_variant", "is_bust", "keep_options",
-    "keep_points", "repair_names", "score_all", "score_box",
+    "BOXES", "LOWER", "MAX_NAME_LENGTH", "MAX_PLAYERS", "UPPER", "BankRecap", "Box",
+    "BustRecap", "Choice", "Display", "ExtraBonus", "Family", "FillRecap", "Game",
+    "GameFileError", "Joker", "KeepOption", "KeepRecap", "Recap", "RuleError", "ScoringError",
+    "Section", "Sheet", "SheetVariant", "TurnState", "UnknownVariant", "Variant",
+    "all_variants", "best_points", "check_name", "check_players", "get_variant", "is_bust",
+    "keep_options", "keep_points", "repair_names", "score_all", "score_box",
 ]

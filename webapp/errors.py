@@ -200,7 +200,7 @@ def register(app: Any) -> None:
         status = exc.code or 500
         if status == 413:
             key, values = _too_large_key(app)
-            return render(status, t(key, **values), key.removeprefix("err_"))
+            return render(status, t(key, None, **values), key.removeprefix("err_"))  # None: the request's language
         if status == 404:
             return render(status, t("err_page_not_found"), "not_found")
         if status == 405:

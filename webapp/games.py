@@ -234,7 +234,8 @@ def import_log(store: Store, data: dict, cache: GameCache | None = None) -> Stor
         game = Game.from_dict(data)
     except GameFileError as exc:
         try:
-            variant = get_variant(data.get("variant"))
+            name = data.get("variant")
+            variant = get_variant(name) if isinstance(name, str) else None
         except (ScoringError, TypeError):
             variant = None
         raise game_file_error(exc, variant) from exc

@@ -107,7 +107,7 @@ class PostgresNotifier:
             ids = list(self._watched)
         if not ids:
             return
-        now = dict(conn.execute("SELECT id, version FROM game WHERE id = ANY(%s)", (ids,)).fetchall())
+        now: dict[str, int] = dict(conn.execute("SELECT id, version FROM game WHERE id = ANY(%s)", (ids,)).fetchall())
         for game_id in ids:
             self._local.notify(game_id, int(now[game_id]) if game_id in now else GONE)
 

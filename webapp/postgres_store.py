@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 from psycopg.pq import TransactionStatus
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from dicecam.webapp.errors import DatabaseUnavailable, DiskFull, ReadOnly
@@ -124,16 +124,23 @@ def connect(url: str, **kwargs: Any) -> psycopg.Connection:
     return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, **kwargs)
 
 
+def _value(conn: psycopg.Connection, query: str) -> Any:
+    """The value a query of one expression answers (always one row)."""
+    row = conn.execute(query).fetchone()
+    assert row is not None, query
+    return row[0]
+
+
 def _schema(conn: psycopg.Connection) -> str:
-    name = conn.execute("SELECT current_schema()").fetchone()[0]
+    name = _value(conn, "SELECT current_schema()")
     if name is None:
-        path = conn.execute("SHOW search_path").fetchone()[0]
+        path = _value(conn, "SHOW search_path")
         raise SchemaError(f"none of the schemas in search_path ({path}) exists in this database")
     return str(name)
 
 
 def _version(conn: psycopg.Connection) -> int:
-    if conn.execute("SELECT to_regclass('dicecam_schema')").fetchone()[0] is None:
+    if _value(conn, "SELECT to_regclass('dicecam_schema')") is None:
         return 0
     row = conn.execute("SELECT version FROM dicecam_schema").fetchone()
     return int(row[0]) if row else 0
@@ -187,7 +194,8 @@ class PostgresDatabase:
         self.url = url
         with connect(url) as conn:
             self.channel = channel_of(_schema(conn))
-        self.pool = ConnectionPool(
+        # Typed by its connections' rows (dict_row below); the class stays the pool's own.
+        self.pool: ConnectionPool[psycopg.Connection[DictRow]] = ConnectionPool(
             url,
             min_size=1,
             max_size=max(1, pool_size),
@@ -214,7 +222,7 @@ class PostgresDatabase:
         self.pool.close(timeout=5.0)
 
 
-def _configure(conn: psycopg.Connection) -> None:
+def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
     conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_TIMEOUT}'")
     # An entry the phone heard "saved" is on disk, whatever the server's default says.
@@ -254,14 +262,14 @@ class PostgresStore:
     def __init__(self, database: PostgresDatabase, *, read_only: bool = False) -> None:
         self.database = database
         self.read_only = read_only
-        self._conn: psycopg.Connection | None = None  # held for the current transaction
+        self._conn: psycopg.Connection[DictRow] | None = None  # held for the current transaction
         self._written: dict[str, int] = {}
 
     def close(self) -> None:
         """Nothing held between statements."""
 
     @contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection]:
+    def _connection(self) -> Iterator[psycopg.Connection[DictRow]]:
         if self._conn is not None:
             yield self._conn
             return
@@ -372,7 +380,7 @@ class PostgresStore:
                 self._conn, self._written = None, {}
 
     @contextmanager
-    def _begun(self) -> Iterator[psycopg.Connection]:
+    def _begun(self) -> Iterator[psycopg.Connection[DictRow]]:
         """A pooled connection inside BEGIN. A connection the server dropped (a restart)
         fails at BEGIN, before anything was written: then the pool is checked and the
         transaction begins on a live one."""

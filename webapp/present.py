@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import current_app, url_for
 
+from dicecam.scoring import KeepRecap
 from dicecam.webapp import advice, games
 from dicecam.webapp.advice_json import bank_advice, review_json, throw_advice, unsure_positions
 from dicecam.webapp.games import Stored
@@ -156,7 +157,7 @@ def set_aside(stored: Stored, lang: str) -> list[list[int]]:
     out: list[list[int]] = []
     for index in range(len(stored.events) - 1, -1, -1):
         recap = game.recap(index)
-        if recap.kind != "keep" or recap.player != game.current_player:
+        if not isinstance(recap, KeepRecap) or recap.player != game.current_player:
             break
         out.append(list(recap.keep))
     return out[::-1]

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import paired_scenes  # benchmarks/ is on pytest's pythonpath
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import paired_scenes  # benchmarks/ is on pytest's pythonpath
-
 from dicecam.vision.metrics import Score
 from dicecam.vision.reader import DEFAULT_MODELS
-
 
 counts = st.tuples(st.integers(0, 40), st.integers(0, 40)).flatmap(
     lambda lp: st.tuples(st.just(lp[0]), st.just(lp[1]), st.integers(0, min(lp))))

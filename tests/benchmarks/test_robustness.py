@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 import robustness  # benchmarks/ is on pytest's pythonpath
 
 from dicecam.vision.reader import DiceReader

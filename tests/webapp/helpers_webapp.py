@@ -21,6 +21,13 @@ def sample(name: str) -> tuple[bytes, list[int]]:
     raise LookupError(name)
 
 
+def json_body(resp) -> Any:
+    """The JSON a test client's answer carries (a test that expects some fails without it)."""
+    data = resp.get_json()
+    assert data is not None, (resp.status_code, resp.data[:200])
+    return data
+
+
 def new_game(client, variant="spiffel", players=("Anna", "Ben"), **options) -> dict:
     resp = client.post("/api/games", json={"variant": variant, "players": list(players), "options": options})
     assert resp.status_code == 201, resp.json

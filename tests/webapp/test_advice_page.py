@@ -171,8 +171,9 @@ def finished_yahtzee(blunder: dict) -> dict:
     game = game.play({"player": "Anna", **blunder})
     while not game.finished:
         dice = [rng.randint(1, 6) for _ in range(5)]
-        box = advise(game, dice, 3).best.box
-        game = game.play({"player": game.current_player, "dice": dice, "box": box})
+        best = advise(game, dice, 3).best
+        assert best is not None
+        game = game.play({"player": game.current_player, "dice": dice, "box": best.box})
     return game.to_dict()
 
 

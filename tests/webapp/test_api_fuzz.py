@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from helpers_webapp import stored_rows
+from helpers_webapp import json_body, stored_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,14 +44,14 @@ def table(tmp_path_factory, db_backend):
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path_factory.mktemp("fuzz")), "ADVICE": False,
                       **database})
     client = app.test_client()
-    sheet = client.post("/api/games", json={"variant": "spiffel", "players": ["Anna", "Ben"]}).json["id"]
-    throw_id = client.post(f"/api/games/{sheet}/throws", json={"dice": [2, 2, 3, 3, 3]}).json["throw_id"]
-    push = client.post("/api/games", json={"variant": "wuerfelpoker", "players": ["Anna", "Ben"]}).json["id"]
+    sheet = json_body(client.post("/api/games", json={"variant": "spiffel", "players": ["Anna", "Ben"]}))["id"]
+    throw_id = json_body(client.post(f"/api/games/{sheet}/throws", json={"dice": [2, 2, 3, 3, 3]}))["throw_id"]
+    push = json_body(client.post("/api/games", json={"variant": "wuerfelpoker", "players": ["Anna", "Ben"]}))["id"]
     client.post(f"/api/games/{push}/throws", json={"dice": [1, 1, 5, 5, 3, 6]})
     done = Game.new("yahtzee", ["Anna"])
     for box in get_variant("yahtzee").boxes:
         done = done.play({"player": "Anna", "dice": [6, 6, 6, 5, 5], "box": box})
-    finished = client.post("/api/games/import", json=done.to_dict()).json["id"]
+    finished = json_body(client.post("/api/games/import", json=done.to_dict()))["id"]
     yield app, client, {"sheet": sheet, "push": push, "finished": finished, "throw": throw_id}
     shutdown(app)
     db_backend.release(database)

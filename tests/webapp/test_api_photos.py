@@ -116,7 +116,7 @@ def test_a_sample_photo_is_read_annotated_and_kept_as_evidence(client, app):
     annotated = client.get(res["annotated_url"])
     assert annotated.mimetype == "image/jpeg"
     drawn = cv2.imdecode(np.frombuffer(annotated.data, np.uint8), cv2.IMREAD_COLOR)
-    assert drawn.shape[:2] == (res["height"], res["width"])
+    assert drawn is not None and drawn.shape[:2] == (res["height"], res["width"])
     assert hashlib.sha256(annotated.data).hexdigest() == res["annotated_sha256"]
 
     record = client.get(f"/api/games/{gid}/throws/{res['throw_id']}").json

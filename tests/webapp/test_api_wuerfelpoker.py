@@ -58,7 +58,8 @@ def test_bad_set_asides_and_banks_are_refused(client):
     gid = new_game(client, "wuerfelpoker")["id"]
     assert client.post(f"/api/games/{gid}/entries", json={"bank": True}).status_code == 422
     t = throw(client, gid, [1, 1, 5, 5, 3, 6])
-    for body in ({"keep": [3]}, {"keep": [6, 6]}, {"keep": []}, {"keep": "1"}):
+    bodies: list[dict[str, object]] = [{"keep": [3]}, {"keep": [6, 6]}, {"keep": []}, {"keep": "1"}]
+    for body in bodies:
         resp = client.post(f"/api/games/{gid}/entries", json={"throw_id": t["throw_id"], **body})
         assert resp.status_code in (400, 422), body
         assert resp.json["error"]

@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from helpers_webapp import json_body
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -230,7 +231,7 @@ def read_only_folder(tmp_path):
         pytest.skip("needs a private mount namespace (unshare -m) to make a folder read-only")
     data = tmp_path / "data"
     app = create_app({"DATA_DIR": str(data), "ADVICE": False})
-    gid = app.test_client().post("/api/games", json={"variant": "spiffel", "players": ["Anna"]}).json["id"]
+    gid = json_body(app.test_client().post("/api/games", json={"variant": "spiffel", "players": ["Anna"]}))["id"]
     app.extensions["dicecam.sqlite_keeper"].close()
     return data, gid
 
@@ -261,7 +262,9 @@ def test_dicecam_serve_takes_a_models_folder(tmp_path, capsys, monkeypatch):
 
     assert main(["serve", "--models", str(tmp_path / "nowhere"), "--data", str(tmp_path)]) == 2
     assert "--models" in capsys.readouterr().err
-    seen = {}
-    monkeypatch.setattr(serving, "serve", lambda app, host, port, https=False: seen.update(models=app.config["MODELS_DIR"]))
-    assert main(["serve", "--models", str(DEFAULT_MODELS), "--data", str(tmp_path / "data"), "--port", "0"]) in (0, None)
+    seen: dict[str, str] = {}
+    monkeypatch.setattr(serving, "serve",
+                        lambda app, host, port, https=False: seen.update(models=app.config["MODELS_DIR"]))
+    assert main(["serve", "--models", str(DEFAULT_MODELS), "--data", str(tmp_path / "data"),
+                 "--port", "0"]) in (0, None)
     assert seen["models"] == str(DEFAULT_MODELS)

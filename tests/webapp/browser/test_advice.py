@@ -118,8 +118,9 @@ def nearly_finished_yahtzee() -> dict:
     game = game.play({"player": "Anna", "dice": [6, 6, 6, 6, 5], "box": "ones"})
     while True:
         dice = [rng.randint(1, 6) for _ in range(5)]
-        box = advise(game, dice, 3).best.box
-        after = game.play({"player": game.current_player, "dice": dice, "box": box})
+        best = advise(game, dice, 3).best
+        assert best is not None
+        after = game.play({"player": game.current_player, "dice": dice, "box": best.box})
         if after.finished:
             return game.to_dict()
         game = after
