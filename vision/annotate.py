@@ -132,7 +132,7 @@ def _indices(keep: Iterable[int] | None, n: int) -> set[int]:
 
 def _corners(canvas: np.ndarray, box) -> tuple[int, int, int, int]:
     h, w = canvas.shape[:2]
-    x0, y0, x1, y1 = (int(round(float(v))) for v in box)
+    x0, y0, x1, y1 = (round(float(v)) for v in box)
     return (min(max(x0, 0), w - 1), min(max(y0, 0), h - 1), min(max(x1, 0), w - 1), min(max(y1, 0), h - 1))
 
 
@@ -152,7 +152,7 @@ def _box(canvas: np.ndarray, box, colour, thickness: int, *, dashed: bool, dash:
 
 def _label(canvas: np.ndarray, box, text: str, colour, style: _Style) -> None:
     """Text on a filled tab above the box's top-left corner, or inside it at the photo's top edge."""
-    h, w = canvas.shape[:2]
+    w = canvas.shape[1]
     x0, y0, _, _ = _corners(canvas, box)
     (tw, th), baseline = cv2.getTextSize(text, _FONT, style.font_scale, style.text_thickness)
     tab_w, tab_h = tw + 2 * style.pad, th + baseline + 2 * style.pad

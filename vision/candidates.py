@@ -14,6 +14,14 @@ def _rows(n: int, dtype=np.float32) -> np.ndarray:
     return np.zeros(n, dtype)
 
 
+def filled(column: np.ndarray | None, name: str) -> np.ndarray:
+    """A column of `Candidates` that must be set by now: the face reader sets all it reads at once,
+    `DiceReader.judge` sets `kept`. Asking for one before then is a mistake in the caller."""
+    if column is None:
+        raise ValueError(f"candidates have no {name} yet")
+    return column
+
+
 @dataclass(frozen=True)
 class Candidates:
     """Parallel arrays, one row per box (N rows each).
@@ -67,7 +75,8 @@ class Candidates:
     def take(self, index: np.ndarray) -> Candidates:
         """The rows selected by an index array or boolean mask."""
         idx = np.atleast_1d(np.arange(len(self))[index])
-        return replace(self, **{f.name: getattr(self, f.name)[idx] for f in fields(self) if getattr(self, f.name) is not None})
+        return replace(self, **{f.name: getattr(self, f.name)[idx]
+                                for f in fields(self) if getattr(self, f.name) is not None})
 
     def concat(self, other: Candidates) -> Candidates:
         """These rows, then `other`'s (both read, or neither)."""
@@ -78,16 +87,17 @@ class Candidates:
         """The reader's certainty, tempered by a weak peak, and at most the `fit`'s chance of being right."""
         if not self.read:
             raise ValueError("candidates not read yet have no confidence")
-        conf = (self.held * np.minimum(1.0, self.scores / FULL_PEAK)).astype(np.float32)
+        held = filled(self.held, "held")
+        conf = (held * np.minimum(1.0, self.scores / FULL_PEAK)).astype(np.float32)
         if fit is None or not len(conf):
             return conf
-        return np.minimum(conf, fit.probability(self.held, self.scores, self.relative, self.not_a_die))
+        return np.minimum(conf, fit.probability(held, self.scores, filled(self.relative, "relative"), self.not_a_die))
 
     def likelihood(self, fit: ConfidenceFit | None = None) -> np.ndarray:
         """How likely each box is a die of the throw, read right: what a known count ranks by."""
-        return self.confidence(fit) * (1.0 - self.not_a_die)
+        return self.confidence(fit) * (1.0 - filled(self.not_a_die, "not_a_die"))
 
     def dice(self, fit: ConfidenceFit | None = None) -> Dice:
         """The kept rows as the result type, in reading order (all rows where none were judged)."""
         rows = self if self.kept is None else self.take(self.kept)
-        return Dice(rows.boxes, rows.values, rows.confidence(fit)).sorted()
+        return Dice(rows.boxes, filled(rows.values, "values"), rows.confidence(fit)).sorted()

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-
+from numpy.typing import ArrayLike
 
 #: The fit ships beside the networks it was made for.
 CONFIDENCE_FILE = "confidence.json"
@@ -29,27 +29,27 @@ class ConfidenceFileError(ValueError):
     """The confidence fit in the models folder cannot be used."""
 
 
-def _logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
-    return np.log(p / (1 - p))
+def _logit(p: ArrayLike) -> np.ndarray:
+    clipped = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
+    return np.log(clipped / (1 - clipped))
 
 
-def sigmoid(z: np.ndarray) -> np.ndarray:
+def sigmoid(z: ArrayLike) -> np.ndarray:
     """The logistic function, log-odds -> probability."""
     return 1 / (1 + np.exp(-np.asarray(z, np.float64)))
 
 
-def features(held: np.ndarray, scores: np.ndarray, relative: np.ndarray,
-             not_a_die: np.ndarray | None = None) -> np.ndarray:
+def features(held: ArrayLike, scores: ArrayLike, relative: ArrayLike,
+             not_a_die: ArrayLike | None = None) -> np.ndarray:
     """The fit's inputs (N, 5): a constant, the reader's and the detector's log-odds, log relative
     size, and the log-odds that the box is a die at all (1 - the reader's "not a die"; 0 where not given).
 
     Sizes are clipped to 0.2-3 times the typical die, so one odd box cannot swing a reading.
     """
-    held = np.asarray(held, np.float64).reshape(-1)
+    reader = np.asarray(held, np.float64).reshape(-1)
     size = np.log(np.clip(np.asarray(relative, np.float64).reshape(-1), 0.2, 3.0))
-    die = np.zeros_like(held) if not_a_die is None else _logit(1 - np.asarray(not_a_die, np.float64).reshape(-1))
-    return np.stack([np.ones_like(held), _logit(held), _logit(np.reshape(scores, -1)), size, die], axis=1)
+    die = np.zeros_like(reader) if not_a_die is None else _logit(1 - np.asarray(not_a_die, np.float64).reshape(-1))
+    return np.stack([np.ones_like(reader), _logit(reader), _logit(np.reshape(scores, -1)), size, die], axis=1)
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,8 @@ class ConfidenceFit:
         """The weights in the order of `features`' columns."""
         return np.array([self.bias, self.reader, self.detector, self.size, self.die], np.float64)
 
-    def probability(self, held: np.ndarray, scores: np.ndarray, relative: np.ndarray,
-                    not_a_die: np.ndarray | None = None) -> np.ndarray:
+    def probability(self, held: ArrayLike, scores: ArrayLike, relative: ArrayLike,
+                    not_a_die: ArrayLike | None = None) -> np.ndarray:
         """The chance that each reading is right, (N,) float32."""
         return sigmoid(features(held, scores, relative, not_a_die) @ self.weights).astype(np.float32)
 

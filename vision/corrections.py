@@ -25,10 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from dicecam.vision.boxes import centres, inside
 from dicecam.vision.dataset import DatasetError, LabelledPhoto
 from dicecam.vision.detections import Dice
-from dicecam.vision.boxes import centres, inside
-
 
 #: A correction names its die by the label's own box, to this many pixels.
 SAME_BOX = 0.1
@@ -74,7 +73,8 @@ def read_corrections(path: str | Path) -> list[Correction]:
             shows = int(row["shows"])
             if len(box) != 4 or not (1 <= shows <= 6) or labelled == shows:
                 raise ValueError
-            out.append(Correction(str(row["dataset"]), str(row["image"]), box, labelled, shows, str(row.get("why", ""))))
+            why = str(row.get("why", ""))
+            out.append(Correction(str(row["dataset"]), str(row["image"]), box, labelled, shows, why))
         except (ValueError, TypeError, KeyError):
             raise CorrectionError(
                 f'{path}, line {number}: expected {{"dataset", "image", "box": [x0, y0, x1, y1], '

@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from dicecam.vision.detections import Dice
 
 LABELS_FILE = "labels.jsonl"
@@ -95,7 +97,8 @@ def _parse(root: Path, line: str, where: str) -> LabelledPhoto:
     elif any(b is None for b in boxes):
         raise DatasetError(f"{where}: box null is only allowed for a single-die crop")
     try:
-        dice = Dice(boxes=boxes, values=values, confidences=[1.0] * len(values))
+        dice = Dice(boxes=np.asarray(boxes, np.float32), values=np.asarray(values, np.int64),
+                    confidences=np.ones(len(values), np.float32))
     except ValueError as exc:
         raise DatasetError(f"{where}: {exc}") from None
     return LabelledPhoto(path, image, split, (width, height), dice, crop)

@@ -72,9 +72,9 @@ class Dice:
     def from_dicts(cls, dice: list[dict]) -> Dice:
         """Build from `[{"value", "box", "confidence"?}, ...]` (confidence defaults to 1)."""
         return cls(
-            boxes=[d["box"] for d in dice],
-            values=[d["value"] for d in dice],
-            confidences=[d.get("confidence", 1.0) for d in dice],
+            boxes=np.asarray([d["box"] for d in dice], np.float32),
+            values=np.asarray([d["value"] for d in dice], np.int64),
+            confidences=np.asarray([d.get("confidence", 1.0) for d in dice], np.float32),
         )
 
     def __len__(self) -> int:
@@ -82,7 +82,8 @@ class Dice:
 
     def __iter__(self) -> Iterator[Die]:
         for box, value, conf in zip(self.boxes, self.values, self.confidences):
-            yield Die(int(value), tuple(float(v) for v in box), float(conf))
+            x0, y0, x1, y1 = (float(v) for v in box)
+            yield Die(int(value), (x0, y0, x1, y1), float(conf))
 
     def __getitem__(self, index) -> Dice:
         """Select rows with an index array or boolean mask; returns a `Dice`."""

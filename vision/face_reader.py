@@ -169,8 +169,8 @@ def square_crop(image: np.ndarray, cx: float, cy: float, side: float, out: int) 
     """`side`-pixel square around (cx, cy), edge pixels repeated outside the photo, resized to `out`."""
     h, w = image.shape[:2]
     half = max(side, 2.0) / 2
-    x0, y0 = int(round(cx - half)), int(round(cy - half))
-    x1, y1 = int(round(cx + half)), int(round(cy + half))
+    x0, y0 = round(cx - half), round(cy - half)
+    x1, y1 = round(cx + half), round(cy + half)
     roi = image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
     pad = (max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w))
     if any(pad):

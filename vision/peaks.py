@@ -9,7 +9,8 @@ from dicecam.vision.boxes import centre_inside
 from dicecam.vision.boxes import iou as overlap
 
 
-def centre_peaks(heat: np.ndarray, *, min_score: float = 0.25, max_peaks: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def centre_peaks(heat: np.ndarray, *, min_score: float = 0.25,
+                 max_peaks: int = 100) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Local maxima (3x3) of a heat map above `min_score`, strongest first: (ys, xs, scores)."""
     heat = np.ascontiguousarray(heat, dtype=np.float32)
     is_peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)

@@ -61,8 +61,10 @@ def _gamma(g: float) -> Callable[[np.ndarray], np.ndarray]:
 
 def _jpeg(quality: int) -> Callable[[np.ndarray], np.ndarray]:
     def recode(image: np.ndarray) -> np.ndarray:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG that OpenCV itself just wrote
+        return decoded
     return recode
 
 

@@ -9,14 +9,14 @@ import the training code. `DiceReader` composes the two with one frozen `ReaderS
 from __future__ import annotations
 
 import os
-from importlib import resources
 from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from dicecam.vision.candidates import Candidates
+from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import Dice, Die
 from dicecam.vision.detector import DieDetector
@@ -104,15 +104,16 @@ class DiceReader:
             return Candidates.empty()
         s = self.settings
         detected = np.minimum(1.0, seen.scores / FULL_PEAK)
+        relative, top = filled(seen.relative, "relative"), filled(seen.top, "top")
         # Much smaller than the other dice and not clearly read: a pip, a side face, the
         # table. Judged on the reading, not on its check: the check only ever marks dice.
-        stray = (seen.relative < s.min_relative_size) & (seen.top * detected < s.keep_small_above)
+        stray = (relative < s.min_relative_size) & (top * detected < s.keep_small_above)
         # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
-        plain = (seen.scores >= self.detector.min_score) | (seen.top >= s.weak_sure)
-        giant = seen.relative > s.max_relative_size
-        keep = (seen.not_a_die < s.max_not_a_die) & ~stray & plain & ~giant
+        plain = (seen.scores >= self.detector.min_score) | (top >= s.weak_sure)
+        giant = relative > s.max_relative_size
+        keep = (filled(seen.not_a_die, "not_a_die") < s.max_not_a_die) & ~stray & plain & ~giant
         # Found only by enlarging a photo where nothing was: specks, unless read plainly.
-        keep &= ~seen.lone | (seen.top >= s.lone_sure)
+        keep &= ~filled(seen.lone, "lone") | (top >= s.lone_sure)
         return replace(seen, kept=keep)
 
     def _counted(self, found: Candidates, count: int) -> Dice:
@@ -122,8 +123,9 @@ class DiceReader:
             return Dice.empty()
         conf = found.confidence(fit)
         rank = found.likelihood(fit)
-        kept = np.flatnonzero(found.kept)
-        others = np.flatnonzero(~found.kept)
+        judged = filled(found.kept, "kept")
+        kept = np.flatnonzero(judged)
+        others = np.flatnonzero(~judged)
         kept = kept[np.argsort(-rank[kept], kind="stable")]
         others = others[np.argsort(-rank[others], kind="stable")]
         if len(kept) >= count:
@@ -136,7 +138,7 @@ class DiceReader:
             conf[added] = np.minimum(conf[added], ADDED_AT_MOST)
             chosen = np.concatenate([kept, added])
         picked = found.take(chosen)
-        return Dice(picked.boxes, picked.values, conf[chosen]).sorted()
+        return Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted()
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -10,15 +10,21 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_samples import PHOTOS
 
 from dicecam.vision.candidates import Candidates
 from dicecam.vision.confidence import CONFIDENCE_FILE, ConfidenceFileError, ConfidenceFit, features, load_confidence_fit
 from dicecam.vision.decode import load_image
 from dicecam.vision.reader import DEFAULT_MODELS, DETECTOR_FILE, READER_FILE, DiceReader
 
-from test_samples import PHOTOS
 
-SHIPPED = load_confidence_fit(DEFAULT_MODELS)
+def _shipped() -> ConfidenceFit:
+    fit = load_confidence_fit(DEFAULT_MODELS)
+    assert fit is not None, "the models folder ships no confidence fit"
+    return fit
+
+
+SHIPPED = _shipped()
 chance = st.floats(0.01, 0.99)
 size = st.floats(0.1, 4.0)
 
@@ -26,9 +32,9 @@ size = st.floats(0.1, 4.0)
 def _readings(held, scores, relative) -> Candidates:
     n = len(held)
     boxes = np.tile(np.array([0, 0, 10, 10], np.float32), (n, 1)) + np.arange(n, dtype=np.float32)[:, None] * 20
-    held = np.float32(held)
-    return Candidates(boxes, np.float32(scores), np.arange(n) % 6 + 1, held, held, np.zeros(n, np.float32),
-                      np.float32(relative))
+    held = np.array(held, np.float32)
+    return Candidates(boxes, np.array(scores, np.float32), np.arange(n) % 6 + 1, held, held, np.zeros(n, np.float32),
+                      np.array(relative, np.float32))
 
 
 def test_the_shipped_fit_was_made_for_the_shipped_networks():
@@ -41,7 +47,6 @@ def test_the_shipped_fit_was_made_for_the_shipped_networks():
 
 
 def test_in_the_shipped_fit_a_surer_reader_a_stronger_peak_and_a_bigger_box_each_make_a_right_reading_likelier():
-    assert SHIPPED is not None
     assert SHIPPED.reader > 0 and SHIPPED.detector > 0 and SHIPPED.size > 0
 
 

@@ -17,12 +17,13 @@ FAULTS = ROOT / "benchmarks" / "label_faults.jsonl"
 
 
 def _photo(image: str = "a.jpg", split: str = "dev") -> LabelledPhoto:
-    dice = Dice([[10, 10, 50, 50], [60, 10, 100, 50]], [2, 5], [1.0, 1.0])
+    dice = Dice(np.array([[10, 10, 50, 50], [60, 10, 100, 50]], np.float32), np.array([2, 5]), np.ones(2, np.float32))
     return LabelledPhoto(Path(image), image, split, (120, 60), dice)
 
 
 def _fix(box=(10, 10, 50, 50), labelled=2, shows=3, image="a.jpg", dataset="set") -> Correction:
-    return Correction(dataset, image, tuple(float(v) for v in box), labelled, shows)
+    x0, y0, x1, y1 = (float(v) for v in box)
+    return Correction(dataset, image, (x0, y0, x1, y1), labelled, shows)
 
 
 def test_a_wrong_value_is_set_to_what_the_photo_shows_and_nothing_else_moves():
@@ -67,7 +68,7 @@ def test_a_bad_row_is_refused_naming_its_line(tmp_path, row):
 
 
 def test_a_missing_file_is_refused_by_name(tmp_path):
-    with pytest.raises(CorrectionError, match="gone.jsonl"):
+    with pytest.raises(CorrectionError, match=r"gone\.jsonl"):
         read_corrections(tmp_path / "gone.jsonl")
 
 
@@ -81,14 +82,16 @@ def test_every_shipped_correction_still_finds_its_die_in_the_dev_split(shared_da
         after = {photo.image: photo for photo in fixed}
         left_out = sum(photo.image not in after for photo in photos)
         assert left_out == sum(f.dataset == name and f.unlabelled_photo for f in faults)
-        changed = sum(int(np.any(a.dice.values != after[a.image].dice.values)) if len(a.dice) == len(after[a.image].dice)
-                      else 1 for a in photos if a.image in after)
+        changed = sum(int(np.any(a.dice.values != after[a.image].dice.values))
+                      if len(a.dice) == len(after[a.image].dice) else 1
+                      for a in photos if a.image in after)
         assert changed + left_out == applied
 
 
 def test_eval_scores_against_the_corrected_labels(capsys, reader, tmp_path):
-    from dicecam.cli import main
     from test_vision_cli import WOOD, _dataset, _reading
+
+    from dicecam.cli import main
 
     read = _reading(reader, WOOD)
     wrong = [dict(d, value=d["value"] % 6 + 1) if i == 0 else d for i, d in enumerate(read)]

@@ -10,11 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_samples import PHOTOS
 
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import score_photo
-
-from test_samples import PHOTOS
 
 SCENES = [p for p in PHOTOS if not p.crop]
 

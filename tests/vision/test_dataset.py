@@ -64,7 +64,7 @@ def test_labels_that_are_not_text(tmp_path):
 
 
 def test_missing_labels_file(tmp_path):
-    with pytest.raises(DatasetError, match="labels.jsonl is missing"):
+    with pytest.raises(DatasetError, match=r"labels\.jsonl is missing"):
         read_dataset(tmp_path)
 
 
@@ -81,7 +81,8 @@ def test_missing_labels_file(tmp_path):
          "line 2: boxes must have shape"),
         ({"image": "../../etc/passwd", "split": "dev", "size": [9, 9], "dice": []}, "leaves the dataset folder"),
         ({"image": "x.jpg", "split": "dev", "size": [9, 9],
-          "dice": [{"value": 2, "box": None}, {"value": 3, "box": [0, 0, 1, 1]}]}, "only allowed for a single-die crop"),
+          "dice": [{"value": 2, "box": None}, {"value": 3, "box": [0, 0, 1, 1]}]},
+         "only allowed for a single-die crop"),
         ({"image": "x.jpg", "split": "dev", "size": [9, 9],
           "dice": [{"value": 2, "box": None}, {"value": 3, "box": None}]}, "exactly one die"),
     ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dicecam.vision.candidates import filled
 from dicecam.vision.reader import DiceReader
 
 
@@ -58,6 +59,6 @@ def _lint(seed: int = 3) -> np.ndarray:
 def test_what_only_the_closer_look_finds_is_kept_only_when_read_plainly():
     image = _lint()
     every = DiceReader(lone_sure=0.0).candidates(image)
-    assert len(every) > 10 and every.lone.all()  # nothing at first: all from the closer look
+    assert len(every) > 10 and filled(every.lone, "lone").all()  # nothing at first: all from the closer look
     strict = DiceReader(lone_sure=1.01).candidates(image)
-    assert len(strict) == len(every) and not strict.kept.any()
+    assert len(strict) == len(every) and not filled(strict.kept, "kept").any()

@@ -82,7 +82,8 @@ def test_score_photo_counts(truth, predicted, counts):
     ("score", "expected"),
     [
         # recall, precision, value accuracy, read F1, exact-roll rate
-        (Score(photos=4, exact=3, labelled=10, predicted=8, matched=8, right=6), (0.8, 1.0, 0.75, 2 * 0.6 * 0.75 / 1.35, 0.75)),
+        (Score(photos=4, exact=3, labelled=10, predicted=8, matched=8, right=6),
+         (0.8, 1.0, 0.75, 2 * 0.6 * 0.75 / 1.35, 0.75)),
         (Score(photos=2, exact=0, labelled=5, predicted=10, matched=5, right=5), (1.0, 0.5, 1.0, 2 * 0.5 / 1.5, 0.0)),
         (Score(photos=1, exact=0, labelled=3, predicted=0), (0.0, 1.0, 1.0, 0.0, 0.0)),
         (Score(photos=1, exact=1), (1.0, 1.0, 1.0, 1.0, 1.0)),
@@ -148,6 +149,6 @@ def test_a_perfect_reading_is_exact(truth):
 def test_unsure_counts_split_marked_mistakes_from_false_alarms(confidences, expected):
     a, b, c = SQUARE, (200, 100, 240, 140), (300, 300, 340, 340)
     truth = dice((4, a), (5, b))
-    predicted = Dice([a, b, c], [4, 3, 2], list(confidences))
+    predicted = Dice(np.array([a, b, c], np.float32), np.array([4, 3, 2]), np.array(confidences, np.float32))
     assert unsure_counts(truth, predicted, 0.6) == expected
     assert unsure_counts(truth, Dice.empty(), 0.6) == (0, 0)

@@ -72,7 +72,7 @@ def _reading(reader, photo, image) -> Dice:
     if photo.crop:
         die = reader.read_crop(image)
         h, w = image.shape[:2]
-        return Dice([[0, 0, w, h]], [die.value], [die.confidence])
+        return Dice(np.array([[0, 0, w, h]], np.float32), np.array([die.value]), np.array([die.confidence], np.float32))
     return reader.read(image)
 
 
@@ -133,7 +133,7 @@ def _empty_corner(photo, margin: float = 2.0) -> tuple[int, int, int, int] | Non
 
 def test_a_real_photo_with_no_dice_gives_an_empty_result(reader):
     wood = [p for p in PHOTOS if p.image.startswith("matteop65_wood/")]
-    found = [(p, _empty_corner(p)) for p in wood if _empty_corner(p)]
+    found = [(p, corner) for p in wood if (corner := _empty_corner(p))]
     assert found, "no sample photo has a dice-free corner"
     photo, (x0, y0, x1, y1) = found[0]
     table = load_image(photo.path)[y0:y1, x0:x1]
@@ -151,7 +151,7 @@ def test_an_exif_rotated_phone_photo_reads_the_same(reader):
     upright = load_image(photo.path)
     # A phone held sideways stores the pixels turned a quarter and tags them Orientation 6.
     stored = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)
-    ok, jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    _, jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95])
     tiff = b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0) + b"\x00" * 4
     app1 = b"\xff\xe1" + struct.pack(">H", len(tiff) + 8) + b"Exif\x00\x00" + tiff
     image = decode_image(jpeg.tobytes()[:2] + app1 + jpeg.tobytes()[2:])

@@ -1,16 +1,16 @@
-"""Doubtful crops are read again turned, mirrored and in other colours, fairly sure ones checked mirrored; clear ones once."""
+"""Doubtful crops are read again turned, mirrored and in other colours, fairly sure ones checked mirrored;
+clear ones once."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_samples import PHOTOS
 
 from dicecam.vision.decode import load_image
-from dicecam.vision.metrics import score_photo, total
 from dicecam.vision.face_reader import CHECK_VIEWS, DOUBT_VIEWS, OTHER_COLOURS, SAME_FACE
+from dicecam.vision.metrics import score_photo, total
 from dicecam.vision.reader import DiceReader
-
-from test_samples import PHOTOS
 
 
 @pytest.fixture(scope="module")

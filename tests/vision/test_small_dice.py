@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_samples import NOT_YET_READ, PHOTOS, cases
 
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import score_photo
 from dicecam.vision.photo_changes import CHANGES, further_away
 from dicecam.vision.sizes import typical_side
-
-from test_samples import NOT_YET_READ, PHOTOS, cases
 
 READ_RIGHT = [p for p in PHOTOS if not p.crop and p.image not in NOT_YET_READ and len(p.dice) >= 3]
 #: Read right at full size, yet not read cleanly at half size (a die missed, or something

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_samples import PHOTOS
 
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import match_boxes, score_photo
 from dicecam.vision.reader import DiceReader
-
-from test_samples import PHOTOS
 
 PHOTO = next(p for p in PHOTOS if p.image == "byler_d6/IMG_20191208_111316.jpg")
 #: The label of its faintest die (a 6): the session-9 detector found it only as a weak
