@@ -1,15 +1,16 @@
 """Fit the confidence cap (`vision.confidence`) for the networks in a models folder.
 
-    python -m dicecam.training.calibrate models/ [--scenes 2000] [--seeds 61,62] [--clutter 0.5]   # writes models/confidence.json
+    python -m dicecam.training.calibrate models/ [--scenes 2000] [--seeds 61,62] [--clutter 0.5]
 
-Reads rendered throws (half as a phone held upright takes them, half turned any way,
-each from its own training seed) with the networks in the folder, uncapped, and fits by
-logistic regression whether each kept reading was right: its value matches the die it
-boxes. Side faces, parts of dice and boxes on the table are readings that were wrong;
-dice the renderer marks unreadable (cocked, hidden) are left out, as the benchmarks
-leave them out. `--clutter` puts that share of the throws on a cluttered game table, where
-the reader's own "not a die" probability tells a token from a die. Run it again whenever a
-network changes: the fit belongs to the pair.
+Writes confidence.json into the folder (here models/confidence.json). Reads rendered
+throws (half as a phone held upright takes them, half turned any way, each from its own
+training seed) with the networks in the folder, uncapped, and fits by logistic regression
+whether each kept reading was right: its value matches the die it boxes. Side faces, parts
+of dice and boxes on the table are readings that were wrong; dice the renderer marks
+unreadable (cocked, hidden) are left out, as the benchmarks leave them out. `--clutter`
+puts that share of the throws on a cluttered game table, where the reader's own "not a
+die" probability tells a token from a die. Run it again whenever a network changes: the
+fit belongs to the pair.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from dicecam.training.data.sources import synth_scene_source
+from dicecam.vision.candidates import filled
 from dicecam.vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features, sigmoid
 from dicecam.vision.metrics import match_boxes
 
@@ -60,7 +62,8 @@ def right_readings(found_boxes: np.ndarray, found_values: np.ndarray, boxes: np.
     return right, counts
 
 
-def collect(models: Path, *, scenes: int, seeds: tuple[int, int], clutter: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def collect(models: Path, *, scenes: int, seeds: tuple[int, int],
+            clutter: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Features (N, 4) and right/wrong of every counted reading on the rendered throws."""
     from dicecam.vision.reader import DiceReader
 
@@ -74,10 +77,12 @@ def collect(models: Path, *, scenes: int, seeds: tuple[int, int], clutter: float
         for _ in range(scenes // 2):
             s = draw(rng)
             seen = reader.candidates(s.image)
-            seen = seen.take(seen.kept)
+            seen = seen.take(filled(seen.kept, "kept"))
+            assert s.boxes is not None  # a rendered scene has a box for every die
             readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
-            right, counts = right_readings(seen.boxes, seen.values, s.boxes, s.values, readable)
-            xs.append(features(seen.held, seen.scores, seen.relative, seen.not_a_die)[counts])
+            right, counts = right_readings(seen.boxes, filled(seen.values, "values"), s.boxes, s.values, readable)
+            held, relative = filled(seen.held, "held"), filled(seen.relative, "relative")
+            xs.append(features(held, seen.scores, relative, seen.not_a_die)[counts])
             ys.append(right[counts])
     return np.concatenate(xs), np.concatenate(ys)
 

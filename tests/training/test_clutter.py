@@ -24,7 +24,7 @@ def test_each_printed_surface_fills_the_texture_and_names_decoys_on_it(surface) 
 def test_each_object_is_painted_where_its_box_says(kind) -> None:
     img = np.full((200, 200, 3), 128, np.uint8)
     box = clutter.OBJECTS[kind][0](np.random.default_rng(5), img, (100.0, 100.0), 30.0)
-    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    x0, y0, x1, y1 = (round(v) for v in box)
     changed = np.abs(img.astype(int) - 128).sum(axis=2) > 0
     assert changed[max(y0, 0):y1, max(x0, 0):x1].any()
     assert x0 <= 100 <= x1 and y0 <= 100 <= y1

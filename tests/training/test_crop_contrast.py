@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from dicecam.training.learn.export import export_reader  # noqa: E402
-from dicecam.training.learn.nets import CropContrast, FaceReader  # noqa: E402
+import torch
+
+from dicecam.training.learn.export import export_reader
+from dicecam.training.learn.nets import CropContrast, FaceReader
 
 
 def _spread(x: torch.Tensor) -> np.ndarray:
@@ -60,5 +62,5 @@ def test_a_checkpoint_knows_it_was_trained_with_the_step(tmp_path):
     out = ort.InferenceSession(str(tmp_path / "reader.onnx")).run(None, {"crops": x})[0]
     np.testing.assert_allclose(out, model(torch.from_numpy(x)).detach().numpy(), atol=1e-4)
     # A reader without the step refuses such a checkpoint instead of dropping the step unnoticed.
-    with pytest.raises(RuntimeError, match="contrast.on"):
+    with pytest.raises(RuntimeError, match=r"contrast\.on"):
         FaceReader().load_state_dict(torch.load(tmp_path / "reader.pt"))

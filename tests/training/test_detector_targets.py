@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("torch", reason="training needs the `train` extra")
 
-from dicecam.training.data.detector_targets import centernet_targets, random_view  # noqa: E402
-from dicecam.training.learn.nets import STRIDE  # noqa: E402
+from dicecam.training.data.detector_targets import centernet_targets, random_view
+from dicecam.training.learn.nets import STRIDE
 
 
 def test_targets_put_a_peak_size_and_offset_at_each_die_centre():

@@ -9,9 +9,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
+from dicecam.training.data.reader_crops import CROP_SCALE  # noqa: E402
 from dicecam.training.learn.export import INPUT_SIDE, MIN_SCORE, _stamp, export_detector, export_reader  # noqa: E402
 from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader  # noqa: E402
-from dicecam.training.data.reader_crops import CROP_SCALE  # noqa: E402
 from dicecam.vision.reader import DiceReader  # noqa: E402
 
 
@@ -75,5 +75,5 @@ def test_onnx_detector_matches_torch(exported):
 
 
 def test_missing_model_is_named():
-    with pytest.raises(FileNotFoundError, match="detector.onnx"):
+    with pytest.raises(FileNotFoundError, match=r"detector\.onnx"):
         DiceReader("/nonexistent/models")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("torch", reason="training needs the `train` extra")
 
-from torch.utils.data import IterableDataset, get_worker_info  # noqa: E402
+import torch
+from torch.utils.data import IterableDataset, get_worker_info
 
-import dicecam.training.learn.train as train  # noqa: E402
+import dicecam.training.learn.train as train
 
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 
@@ -26,7 +27,7 @@ class _Line(IterableDataset):
 
 
 def _step(seen: list[torch.Tensor]):
-    def loss_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str]:
+    def loss_step(model: torch.nn.Module, data: train.Batch) -> tuple[torch.Tensor, str]:
         x, target = data
         seen.append(x.detach().cpu())
         assert x.device.type == next(model.parameters()).device.type
@@ -38,7 +39,8 @@ def _step(seen: list[torch.Tensor]):
 @pytest.mark.parametrize("device", DEVICES)
 def test_fit_learns_on_the_device_from_every_worker_and_saves_for_the_cpu(tmp_path, device):
     torch.manual_seed(0)
-    model, seen = torch.nn.Linear(1, 1), []
+    model = torch.nn.Linear(1, 1)
+    seen: list[torch.Tensor] = []
     fitted = train.fit(model, _Line(), 300, batch=16, lr=0.05, resume=None, checkpoint=tmp_path / "m.pt",
                        log_every=1000, loss_step=_step(seen), device=device, workers=2)
     assert next(fitted.parameters()).device.type == "cpu"

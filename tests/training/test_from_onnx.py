@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("torch", reason="training needs the `train` extra")
 onnx = pytest.importorskip("onnx", reason="training needs the `train` extra")
 
+import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 from dicecam.training.learn.export import export_detector, export_reader  # noqa: E402
@@ -24,12 +26,16 @@ from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader  #
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
-def _trained_looking(network: nn.Module, seed: int) -> nn.Module:
+Net = TypeVar("Net", bound=nn.Module)
+
+
+def _trained_looking(network: Net, seed: int) -> Net:
     """Random weights and norm statistics far from a fresh network's (gamma, beta, mean, var)."""
     torch.manual_seed(seed)
     with torch.no_grad():
         for module in network.modules():
             if isinstance(module, nn.BatchNorm2d):
+                assert module.running_mean is not None and module.running_var is not None
                 module.weight.uniform_(0.3, 3.0)
                 module.bias.normal_(0.0, 0.5)
                 module.running_mean.normal_(0.0, 0.5)
@@ -67,6 +73,7 @@ def test_recalibration_leaves_unit_variance_convolutions(tmp_path) -> None:
     for module in restored.modules():
         if isinstance(module, nn.BatchNorm2d):
             # The running variance is that of the rescaled convolution's output: var / (var + eps).
+            assert module.running_var is not None
             assert torch.all(module.running_var <= 1.0 + 1e-6)
             assert float(module.running_var.median()) > 0.99
 

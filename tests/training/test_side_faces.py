@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from dicecam.training.data.photos import load_split
-from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
 from dicecam.training.data.reader_crops import reader_samples, side_face_crop
-from dicecam.training.render.scene import side_face_window
 from dicecam.training.render.dice import make_camera, place_die, random_material
+from dicecam.training.render.scene import side_face_window
+from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
 
 TOP = np.array([180, 100, 220, 140], np.float32)  # a top face 40 px wide, centred at (200, 120)
 
@@ -24,6 +24,7 @@ def photo_red_below(y: int) -> np.ndarray:
 @pytest.mark.parametrize("seed", range(20))
 def test_the_window_is_centred_below_the_top_face(seed):
     crop = side_face_crop(photo_red_below(135), TOP, TOP[None], np.random.default_rng(seed))
+    assert crop is not None
     assert crop.shape == (READER_SIZE, READER_SIZE, 3)
     # The window turns about its centre, so the centre pixel is the point it was cut around.
     assert tuple(crop[READER_SIZE // 2, READER_SIZE // 2]) == (0, 0, 255)
@@ -77,7 +78,9 @@ def _inside_quad(quad: np.ndarray, x: float, y: float) -> bool:
 @pytest.mark.parametrize("tilt", [25.0, 35.0])
 def test_a_rendered_side_window_is_centred_on_a_side_face_not_a_top(seed, tilt):
     cam, dice = _die_under(tilt)
-    cx, cy, side = side_face_window(np.random.default_rng(seed), cam, dice)
+    window = side_face_window(np.random.default_rng(seed), cam, dice)
+    assert window is not None
+    cx, cy, side = window
     die = dice[0]
     top = cam.project(die.face_corners(die.top_face()))
     sides = [cam.project(die.face_corners(i)) for i in range(6) if i != die.top_face()]

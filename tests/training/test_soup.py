@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from dicecam.training.learn.nets import DiceDetector  # noqa: E402
-from dicecam.training.learn.soup import SoupError, average_states, main  # noqa: E402
+import torch
+
+from dicecam.training.learn.nets import DiceDetector
+from dicecam.training.learn.soup import SoupError, average_states, main
 
 
 def _state(seed: int) -> dict[str, torch.Tensor]:
@@ -19,7 +21,7 @@ def _state(seed: int) -> dict[str, torch.Tensor]:
             parameter.normal_()
     # Step counters differ between runs; they must not be averaged like weights.
     state = model.state_dict()
-    for key, value in state.items():
+    for value in state.values():
         if not value.is_floating_point():
             value.fill_(seed)
     return state

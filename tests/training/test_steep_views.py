@@ -7,9 +7,9 @@ import pytest
 
 pytest.importorskip("torch", reason="training needs the `train` extra")
 
-from dicecam.training.data.sources import synth_scene_source  # noqa: E402
-from dicecam.training.render.scene import _camera_tilt, render_scene  # noqa: E402
-from dicecam.training.learn.train import main as train_main  # noqa: E402
+from dicecam.training.data.sources import synth_scene_source
+from dicecam.training.learn.train import main as train_main
+from dicecam.training.render.scene import _camera_tilt, render_scene
 
 
 def _bands(tilts: np.ndarray) -> tuple[float, float]:

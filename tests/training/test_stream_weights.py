@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("torch", reason="training needs the `train` extra")
 
-import dicecam.training.learn.train as train  # noqa: E402
-from dicecam.training.data.photos import Sample  # noqa: E402
+import dicecam.training.learn.train as train
+from dicecam.training.data.photos import Sample
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicecam.training.render.scene import Scene, render_crop, render_scene
 from dicecam.training.render.dice import NORMALS, face_values
+from dicecam.training.render.scene import Scene, render_crop, render_scene
 from dicecam.training.render.textures import paint_out
 
 
@@ -67,7 +67,7 @@ def test_bad_dice_count_is_refused() -> None:
 
 
 def _dark_blobs(image: np.ndarray, box) -> int:
-    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    x0, y0, x1, y1 = (round(v) for v in box)
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     n, _, stats, _ = cv2.connectedComponentsWithStats((grey < 80).astype(np.uint8))
     areas = stats[1:, cv2.CC_STAT_AREA]

@@ -120,6 +120,7 @@ def test_upright_cached_crops_turn_only_where_marked_turnable(monkeypatch, tmp_p
     monkeypatch.setattr(caches, "UPRIGHT_CROPS", tmp_path / "crops.npz")
     _cache(tmp_path / "crops.npz", turnable)
     draw = synth_crop_source(upright=True)
+    assert draw is not None
     rng = np.random.default_rng(0)
     tops = [_top_brighter(draw(rng)[0]) for _ in range(40)]
     assert all(tops) != turnable
@@ -147,12 +148,13 @@ def test_upright_training_is_for_one_network_at_a_time() -> None:
 def test_fresh_crops_are_rendered_even_where_a_cache_is(monkeypatch, tmp_path) -> None:
     pytest.importorskip("torch", reason="training needs the `train` extra")
     from dicecam.training.data import caches
-    from dicecam.training.shapes import READER_SIZE
     from dicecam.training.data.sources import synth_crop_source
+    from dicecam.training.shapes import READER_SIZE
 
     monkeypatch.setattr(caches, "UPRIGHT_CROPS", tmp_path / "crops.npz")
     _cache(tmp_path / "crops.npz", False)  # one crop, value 3, its top third white
     cached, fresh = synth_crop_source(upright=True), synth_crop_source(upright=True, fresh=True)
+    assert cached is not None and fresh is not None
     rng = np.random.default_rng(0)
     assert {cached(rng)[1] for _ in range(20)} == {2}
     drawn = [fresh(rng) for _ in range(30)]

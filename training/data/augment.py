@@ -22,7 +22,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = Fals
         out = turn_hue(out, rng.uniform(0, 360))  # colours between the channel shuffles
     if rng.random() < (0.2 if harsh else 0.1):
         out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    f = out.astype(np.float32)
+    f: np.ndarray = out.astype(np.float32)
     gain = rng.uniform(0.55, 1.45) * rng.uniform(0.85, 1.15, size=3)
     f = f * gain + rng.uniform(-30, 30)
     if rng.random() < 0.5:  # uneven light across the photo
@@ -43,18 +43,20 @@ def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = Fals
         out = cv2.GaussianBlur(out, (k, k), 0)
     elif r < 0.3:
         k = int(rng.integers(3, 8))
-        kernel = np.zeros((k, k), np.float32)
-        kernel[k // 2, :] = 1.0 / k
+        streak = np.zeros((k, k), np.float32)
+        streak[k // 2, :] = 1.0 / k
         m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-        kernel = cv2.warpAffine(kernel, m, (k, k))
+        kernel = cv2.warpAffine(streak, m, (k, k))
         out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
     if rng.random() < 0.3:
         noise = rng.normal(0, rng.uniform(2, 10), out.shape).astype(np.float32)
         out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     if rng.random() < (0.5 if harsh else 0.4):
         q = int(rng.integers(20 if harsh else 30, 95))
-        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        _, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG that OpenCV itself just wrote
+        out = decoded
     return out
 
 
@@ -66,13 +68,13 @@ def flip_rot90(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *,
     phone photo tells the top face (the far one) from the side faces.
     """
     boxes = boxes.copy()
-    h, w = img.shape[:2]
+    w = img.shape[1]
     if rng.random() < 0.5:
         img = img[:, ::-1]
         boxes[:, [0, 2]] = w - boxes[:, [2, 0]]
     k = int(rng.integers(4)) if turns else 0
     for _ in range(k):  # rotate 90 deg counter-clockwise
-        h, w = img.shape[:2]
+        w = img.shape[1]
         img = np.rot90(img)
         x0, y0, x1, y1 = boxes.T.copy()
         boxes = np.stack([y0, w - x1, y1, w - x0], axis=1)

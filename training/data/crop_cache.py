@@ -20,10 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.training.shapes import NOT_A_DIE
-from dicecam.training.render.scene import keeps_up, render_crop_and_tilt, render_side_crop
-
 from dicecam.training.data import caches
+from dicecam.training.render.scene import keeps_up, render_crop_and_tilt, render_side_crop
+from dicecam.training.shapes import NOT_A_DIE
 
 SIZE = 64
 

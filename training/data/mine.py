@@ -50,10 +50,13 @@ def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = Fals
     draw = synth_scene_source(upright=upright, clutter=clutter)
     rng = np.random.default_rng(seed)
     photos = [(s.image, s.boxes) for s in samples]
-    for _ in range(scenes if draw else 0):
-        s = draw(rng)
-        photos.append((s.image, s.boxes))
+    if draw is not None:
+        for _ in range(scenes):
+            s = draw(rng)
+            photos.append((s.image, s.boxes))
     for image, boxes in photos:
+        if boxes is None:
+            continue  # a crop of one die: no photo around it to mine
         found = reader.detect(image).boxes
         for x0, y0, x1, y1 in found[unmatched(boxes, found)]:
             side = max(x1 - x0, y1 - y0) * CROP_SCALE

@@ -138,7 +138,8 @@ def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bo
                 elif faces and dataset in WHOLE_DIE_SETS:
                     die_boxes = boxes
                     known = tops.get(f"{dataset}/{row['image']}")
-                    found = np.array(known["tops"], np.float32).reshape(-1, 4) if known else top_faces.estimate_top_face(boxes)
+                    found = (np.array(known["tops"], np.float32).reshape(-1, 4) if known
+                             else top_faces.estimate_top_face(boxes))
                     boxes = np.clip(found, 0, [w, h, w, h]).astype(np.float32)
             samples.append(Sample(image, boxes, values, row["image"], die_boxes=die_boxes,
                                   exact_boxes=dataset not in PIP_AREA_SETS + WHOLE_DIE_SETS,

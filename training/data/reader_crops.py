@@ -19,7 +19,7 @@ def crop_square(img: np.ndarray, cx: float, cy: float, side: float, angle: float
                 out: int = READER_SIZE) -> np.ndarray:
     """Rotated square window of `side` pixels centred at (cx, cy), resampled to `out` x `out`."""
     scale = out / max(side, 1.0)
-    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m = np.asarray(cv2.getRotationMatrix2D((cx, cy), angle, scale), np.float64)
     m[:, 2] += (out / 2 - cx, out / 2 - cy)
     # Shrinking a lot first with INTER_AREA keeps small pips from aliasing away.
     flags = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
@@ -125,12 +125,13 @@ def decoy_crop(img: np.ndarray, decoy: np.ndarray, boxes: np.ndarray | None,
     """
     x0, y0, x1, y1 = decoy
     own = max(x1 - x0, y1 - y0)
-    has_dice = boxes is not None and len(boxes) > 0
-    dice = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) if has_dice else own
+    dice_boxes = boxes if boxes is not None and len(boxes) > 0 else None
+    dice = own if dice_boxes is None else float(np.median(np.maximum(dice_boxes[:, 2] - dice_boxes[:, 0],
+                                                                      dice_boxes[:, 3] - dice_boxes[:, 1])))
     side = (own if rng.random() < 0.5 else dice) * CROP_SCALE * rng.uniform(0.8, 1.2)
     cx = (x0 + x1) / 2 + rng.normal(0, 0.1) * own
     cy = (y0 + y1) / 2 + rng.normal(0, 0.1) * own
-    if side < 4 or (has_dice and not _clear_of_dice(box_centres(boxes), cx, cy, side)):
+    if side < 4 or (dice_boxes is not None and not _clear_of_dice(box_centres(dice_boxes), cx, cy, side)):
         return None
     return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
 

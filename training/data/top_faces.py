@@ -110,6 +110,8 @@ def build(models: Path, dataset_root: Path, sets: tuple[str, ...]) -> dict[str, 
             boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
             values = np.array([d["value"] for d in row["dice"]], np.int64)
             image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
+            if image is None:
+                raise FileNotFoundError(f"{folder / row['image']}: missing or not an image")
             seen = reader.candidates(image)  # every box, read, whatever the rules keep
             tops, taken = match_top_faces(boxes, seen.boxes, seen.scores, values=values, read=seen.values)
             out[f"{name}/{row['image']}"] = {"tops": np.round(tops, 1).tolist(), "found": taken.tolist()}

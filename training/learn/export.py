@@ -9,8 +9,8 @@ from pathlib import Path
 
 import torch
 
-from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader
 from dicecam.training.data.reader_crops import CROP_SCALE
+from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader
 
 OPSET = 17
 #: Long side of the photo as the detector sees it (vision.reader reads this from the file).

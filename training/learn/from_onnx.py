@@ -67,6 +67,13 @@ def _norm_after(network: nn.Module, conv_path: str) -> nn.BatchNorm2d | None:
     return follower if isinstance(follower, nn.BatchNorm2d) else None
 
 
+def _statistics(norm: nn.BatchNorm2d) -> tuple[torch.Tensor, torch.Tensor]:
+    """A norm's running mean and variance: every norm of this project's networks tracks them."""
+    if norm.running_mean is None or norm.running_var is None:
+        raise RestoreError("the network has a batch norm without running statistics")
+    return norm.running_mean, norm.running_var
+
+
 def load_folded(path: Path) -> nn.Module:
     """The network in `path` with identity batch norms: eval output equals the file's."""
     import onnx
@@ -88,6 +95,9 @@ def load_folded(path: Path) -> nn.Module:
             layer = network.get_submodule(module_path)
         except AttributeError as err:
             raise RestoreError(f"the file's layer {module_path!r} is not in this project's network") from err
+        if not isinstance(layer, (nn.Conv2d, nn.Linear)):
+            raise RestoreError(f"the file's layer {module_path!r} is a {type(layer).__name__} "
+                               "in this project's network")
         if len(node.input) < 3:
             raise RestoreError(f"layer {module_path!r} has no bias: the file was not exported by training.learn.export")
         weight, bias = (weights[name] for name in node.input[1:3])
@@ -100,11 +110,14 @@ def load_folded(path: Path) -> nn.Module:
             layer.weight.copy_(weight)
             norm = _norm_after(network, module_path)
             if norm is None:
+                if layer.bias is None:
+                    raise RestoreError(f"layer {module_path!r} has no bias in this project's network")
                 layer.bias.copy_(bias)
             else:
                 # Identity norm carrying the folded bias: (x - 0) / sqrt(1 - eps + eps) * 1 + b.
-                norm.running_mean.zero_()
-                norm.running_var.fill_(1.0 - norm.eps)
+                running_mean, running_var = _statistics(norm)
+                running_mean.zero_()
+                running_var.fill_(1.0 - norm.eps)
                 norm.weight.fill_(1.0)
                 norm.bias.copy_(bias)
                 filled.add(_neighbour(module_path, 1))
@@ -148,13 +161,16 @@ def recalibrate(network: nn.Module, batches: Iterable[torch.Tensor]) -> nn.Modul
         for name, norm in norms.items():
             # The identity norm holds the folded bias; its input is the convolution's output.
             conv = network.get_submodule(_neighbour(name, -1))
+            if not isinstance(conv, nn.Conv2d):
+                raise RestoreError(f"the batch norm {name!r} follows no convolution")
             mean = sums[name] / counts[name]
             var = (squares[name] / counts[name] - mean * mean).clamp_min(0.0)
             scale = torch.sqrt(var + norm.eps)  # unit output variance after the rescale
             folded_bias = norm.bias.double().clone()
             conv.weight.div_(scale.view(-1, 1, 1, 1).to(conv.weight.dtype))
-            norm.running_mean.copy_(mean / scale)
-            norm.running_var.copy_(var / scale**2)
+            running_mean, running_var = _statistics(norm)
+            running_mean.copy_(mean / scale)
+            running_var.copy_(var / scale**2)
             # y = w * (x/scale - mean/scale) / sqrt(var/scale^2 + eps) + b  ==  x + folded_bias
             norm.weight.copy_(torch.sqrt(var / scale**2 + norm.eps) * scale)
             norm.bias.copy_(mean + folded_bias)
@@ -192,11 +208,12 @@ def train_mode_drift(network: nn.Module, x: torch.Tensor) -> float:
 
 def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> list[torch.Tensor]:
     """Training batches as `training.learn.train` draws them (its streams and batch sizes)."""
-    from torch.utils.data import DataLoader
+    from torch.utils.data import DataLoader, IterableDataset
 
     from dicecam.training.learn.train import DetectorStream, ReaderStream, parser
 
     # The rendered shares of the recipe's tunes (readers 0.45, detectors 0.5 and more).
+    stream: IterableDataset
     if kind == "reader":
         stream = ReaderStream(synth_fraction=0.45, seed=seed, upright=upright)
     else:

@@ -6,7 +6,8 @@ import torch
 import torch.nn.functional as F
 
 
-def focal_heat_loss(logits: torch.Tensor, target: torch.Tensor, *, alpha: float = 2.0, beta: float = 4.0) -> torch.Tensor:
+def focal_heat_loss(logits: torch.Tensor, target: torch.Tensor, *, alpha: float = 2.0,
+                    beta: float = 4.0) -> torch.Tensor:
     """Penalty-reduced focal loss of CenterNet, normalised by the number of dice."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = target.eq(1).float()

@@ -7,8 +7,8 @@ onnxruntime; `training.learn.export` writes them to ONNX.
 from __future__ import annotations
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE, STRIDE  # noqa: F401  (the networks' contract)
 
@@ -60,9 +60,11 @@ class DiceDetector(nn.Module):
         self.up4 = conv_bn(c2, c2, k=1)
         self.fuse4 = nn.Sequential(SepBlock(c2, c2), SepBlock(c2, c2))
         self.head = nn.Conv2d(c2, 5, 1)
-        nn.init.constant_(self.head.bias, 0.0)
+        bias = self.head.bias
+        assert bias is not None  # nn.Conv2d has one unless made with bias=False
+        nn.init.constant_(bias, 0.0)
         with torch.no_grad():
-            self.head.bias[0] = -4.0  # start with "no die anywhere"
+            bias[0] = -4.0  # start with "no die anywhere"
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x2 = self.stem(x)

@@ -53,7 +53,8 @@ def main(argv: list[str] | None = None) -> None:
     from dicecam.training.learn.nets import DiceDetector, FaceReader
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("checkpoints", type=Path, nargs="+", help="detector.pt (or reader.pt) files of fine-tunes of one network")
+    p.add_argument("checkpoints", type=Path, nargs="+",
+                   help="detector.pt (or reader.pt) files of fine-tunes of one network")
     p.add_argument("--out", type=Path, required=True, help="folder for the averaged detector.onnx (reader.onnx)")
     p.add_argument("--checkpoint", type=Path, default=None, help="also save the averaged weights here")
     p.add_argument("--reader", action="store_true", help="the checkpoints are face readers")
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.checkpoint is not None:
         args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
         torch.save(soup, args.checkpoint)
-    if args.reader:
+    if isinstance(network, FaceReader):
         export_reader(network, args.out / "reader.onnx", upright=args.upright)
     else:
         export_detector(network, args.out / "detector.onnx")

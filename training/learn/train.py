@@ -16,16 +16,15 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any, TypedDict, TypeVar, Unpack
 
 import numpy as np
 import torch
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 from dicecam.training.data.augment import photometric
-from dicecam.training.data.photos import Sample
 from dicecam.training.data.detector_targets import detector_sample
-from dicecam.training.learn.losses import detector_loss
-from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
+from dicecam.training.data.photos import Sample
 from dicecam.training.data.reader_crops import reader_samples, to_tensor_layout
 from dicecam.training.data.sources import (
     DETECTOR_SETS,
@@ -35,9 +34,31 @@ from dicecam.training.data.sources import (
     synth_crop_source,
     synth_scene_source,
 )
+from dicecam.training.learn.losses import detector_loss
+from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
 from dicecam.training.render.scene import keeps_up
 
 RUNS = Path("runs")
+
+#: A batch as the DataLoader collates a stream's samples: tensors in lists, tuples and dicts,
+#: shaped by the stream (the loss step of its network unpacks it).
+Batch = Any
+Net = TypeVar("Net", bound=torch.nn.Module)
+
+
+class StreamOptions(TypedDict, total=False):
+    """The options every stream has, each with a default (see `_Stream`)."""
+
+    holdout: float
+    weights: dict[str, float] | None
+    clutter: float
+
+
+class StreamSetup(StreamOptions):
+    """What every stream is made with: its options and what it must be told."""
+
+    synth_fraction: float
+    seed: int
 
 
 def _rng(seed: int) -> np.random.Generator:
@@ -87,7 +108,7 @@ class DetectorStream(_Stream):
 
     SETS = DETECTOR_SETS
 
-    def __init__(self, *, upright: bool = False, steep: bool = False, **stream: object) -> None:
+    def __init__(self, *, upright: bool = False, steep: bool = False, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         self.upright = upright
         self.steep = steep
@@ -98,10 +119,11 @@ class DetectorStream(_Stream):
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
-                turns = not keeps_up(s.tilt_deg, self.upright)
+                turns = s.tilt_deg is None or not keeps_up(s.tilt_deg, self.upright)
             else:
                 s = self.real_photo(rng)
                 turns = True
+            assert s.boxes is not None  # the detector's sets are photos with boxes, never crops
             yield detector_sample(s.image, s.boxes, rng, turns=turns)
 
 
@@ -119,7 +141,7 @@ class ReaderStream(_Stream):
     SETS = READER_SETS
 
     def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
-                 hard_share: float = 0.08, **stream: object) -> None:
+                 hard_share: float = 0.08, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         #: Share of crops drawn from the mined hard negatives (`training.data.mine`).
         self.hard_share = hard_share
@@ -144,7 +166,7 @@ class ReaderStream(_Stream):
                 continue
             if scene is not None and r < self.synth_fraction + 0.1:
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
-                turn = not keeps_up(s.tilt_deg, self.upright)
+                turn = s.tilt_deg is None or not keeps_up(s.tilt_deg, self.upright)
             else:
                 s = self.real_photo(rng)
                 turn = not (self.upright and s.side_below)
@@ -173,10 +195,10 @@ def cosine_lr(step: int, total: int, base: float, warmup: int = 100) -> float:
     return base * 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, total - warmup)))
 
 
-def fit(model: torch.nn.Module, stream: IterableDataset, steps: int, *, batch: int, lr: float,
+def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: float,
         resume: Path | None, checkpoint: Path, log_every: int,
-        loss_step: Callable[[torch.nn.Module, tuple], tuple[torch.Tensor, str]],
-        device: str = "cpu", workers: int = 1) -> torch.nn.Module:
+        loss_step: Callable[[torch.nn.Module, Batch], tuple[torch.Tensor, str]],
+        device: str = "cpu", workers: int = 1) -> Net:
     """AdamW with a warm-up + cosine schedule over `steps` batches of `stream`, checkpointed every 500.
 
     `device`: where the network learns ("cpu", or "cuda" where one is lent); `workers`:
@@ -209,7 +231,7 @@ def fit(model: torch.nn.Module, stream: IterableDataset, steps: int, *, batch: i
     return model.cpu().eval()
 
 
-def _to(data: object, device: str) -> object:
+def _to(data: Batch, device: str) -> Batch:
     """A batch (tensors, nested in tuples, lists and dicts) moved to `device`."""
     if isinstance(data, torch.Tensor):
         return data.to(device, non_blocking=True)
@@ -224,7 +246,7 @@ def _save(model: torch.nn.Module, checkpoint: Path) -> None:
     torch.save({k: v.cpu() for k, v in model.state_dict().items()}, checkpoint)
 
 
-def _detector_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str]:
+def _detector_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str]:
     x, targets = data
     loss, parts = detector_loss(model(x), targets)
     return loss, " ".join(f"{k} {v:.3f}" for k, v in parts.items())
@@ -233,7 +255,7 @@ def _detector_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, s
 _reader_loss = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
 
 
-def _reader_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str]:
+def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str]:
     x, y = data
     out = model(x)
     acc = float((out.argmax(1) == y).float().mean())
@@ -242,7 +264,7 @@ def _reader_step(model: torch.nn.Module, data: tuple) -> tuple[torch.Tensor, str
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
-                   workers: int = 1, **stream: object) -> DiceDetector:
+                   workers: int = 1, **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector()
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep, **stream)
@@ -253,7 +275,7 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
-                 **stream: object) -> FaceReader:
+                 **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
@@ -283,7 +305,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--runs", type=Path, default=RUNS, help="folder of the checkpoints (default: runs/)")
     p.add_argument("--out", type=Path, default=Path("models"))
     p.add_argument("--holdout", type=float, default=0.0,
-                   help="leave this fraction of each train split out, to compare models on (training.data.photos.held_out)")
+                   help="leave this fraction of each train split out, to compare models on "
+                        "(training.data.photos.held_out)")
     p.add_argument("--weight", action="append", default=[], metavar="SET=W",
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
@@ -318,23 +341,23 @@ def main(argv: list[str] | None = None) -> None:
     if args.upright and args.what == "all":
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
-    stream = {"holdout": args.holdout, "weights": weights, "clutter": args.clutter}
-    where = {"device": args.device, "workers": args.workers}
+    stream: StreamOptions = {"holdout": args.holdout, "weights": weights, "clutter": args.clutter}
     torch.set_num_threads(args.threads)
     args.runs.mkdir(parents=True, exist_ok=True)
     from dicecam.training.learn.export import export_detector, export_reader
 
     if args.what in ("all", "detector"):
-        det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth, seed=args.seed,
-                             resume=args.init or (args.runs / "detector.pt" if args.resume else None), runs=args.runs,
-                             upright=args.upright, steep=args.steep, **where, **stream)
+        det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth,
+                             seed=args.seed, resume=args.init or (args.runs / "detector.pt" if args.resume else None),
+                             runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
+                             workers=args.workers, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
-        rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth, seed=args.seed,
-                          resume=args.init or (args.runs / "reader.pt" if args.resume else None), runs=args.runs,
-                          contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh, fresh_crops=args.fresh_crops,
-                          hard_share=args.hard_share,
-                          **where, **stream)
+        rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
+                          seed=args.seed, resume=args.init or (args.runs / "reader.pt" if args.resume else None),
+                          runs=args.runs, contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh,
+                          fresh_crops=args.fresh_crops, hard_share=args.hard_share, device=args.device,
+                          workers=args.workers, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 

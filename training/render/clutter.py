@@ -10,14 +10,15 @@ carries them through its camera, so training can show each one as "not a die".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import cv2
 import numpy as np
 
 from dicecam.training.render.textures import fine_noise, jitter_color, smooth_noise
 
-Boxes = list[tuple[float, float, float, float]]
+Box = tuple[float, float, float, float]
+Boxes = list[Box]
 
 _SHIFT = 4
 _SUB = 1 << _SHIFT
@@ -25,12 +26,14 @@ _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TR
           cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_PLAIN)
 
 
-def _col(c) -> tuple[float, ...]:
-    return (float(c),) * 3 if np.isscalar(c) else tuple(float(v) for v in c)
+def _col(c: float | Iterable[float]) -> tuple[float, ...]:
+    """A colour as OpenCV draws with it: a grey level or BGR values."""
+    return tuple(float(v) for v in c) if isinstance(c, Iterable) else (float(c),) * 3
 
 
-def _any_colour(rng: np.random.Generator, *, sat: tuple[int, int] = (40, 255), val: tuple[int, int] = (40, 250)) -> np.ndarray:
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(*sat), rng.integers(*val)]]])
+def _any_colour(rng: np.random.Generator, *, sat: tuple[int, int] = (40, 255),
+                val: tuple[int, int] = (40, 250)) -> np.ndarray:
+    hsv = np.array([[[rng.integers(0, 180), rng.integers(*sat), rng.integers(*val)]]], np.uint8)
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 
 
@@ -42,7 +45,7 @@ def _contrasting(rng: np.random.Generator, base: np.ndarray) -> np.ndarray:
         c = _any_colour(rng)
         if np.abs(c - base).sum() > 180:
             return c
-    return np.float32([255, 255, 255]) - base
+    return np.array([255, 255, 255], np.float32) - base
 
 
 def _disc(img: np.ndarray, c: tuple[float, float], r: float, colour, *, thickness: int = -1) -> None:
@@ -61,7 +64,7 @@ def _text(img: np.ndarray, text: str, c: tuple[float, float], height: float, col
     pad = int(thick * 2 + 2)
     tile = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
     cv2.putText(tile, text, (pad, th + pad), font, scale, 255, thick, cv2.LINE_AA)
-    m = cv2.getRotationMatrix2D((tile.shape[1] / 2, tile.shape[0] / 2), angle, 1.0)
+    m = np.asarray(cv2.getRotationMatrix2D((tile.shape[1] / 2, tile.shape[0] / 2), angle, 1.0), np.float64)
     m[:, 2] += (c[0] - tile.shape[1] / 2, c[1] - tile.shape[0] / 2)
     h, w = img.shape[:2]
     x0, y0 = int(max(0, c[0] - tile.shape[1])), int(max(0, c[1] - tile.shape[1]))
@@ -86,7 +89,7 @@ def _shadow(img: np.ndarray, pts: np.ndarray, ppd: float, rng: np.random.Generat
     if x1 <= x0 or y1 <= y0:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.int32((pts - (x0, y0)) * _SUB)], 255, cv2.LINE_AA, _SHIFT)
+    cv2.fillPoly(mask, [np.array((pts - (x0, y0)) * _SUB, np.int32)], 255, cv2.LINE_AA, _SHIFT)
     soft = cv2.GaussianBlur(mask, (2 * blur + 1, 2 * blur + 1), 0).astype(np.float32) / 255
     roi = img[y0:y1, x0:x1]
     roi[:] = (roi.astype(np.float32) * (1 - strength * soft[..., None])).astype(img.dtype)
@@ -145,9 +148,11 @@ def eyes(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarr
                 c = (x + sx, y)
                 _disc(img, c, r * 1.2, ring)
                 _disc(img, c, r, white)
-                _disc(img, (c[0] + rng.uniform(-0.2, 0.2) * r, c[1] + rng.uniform(-0.2, 0.2) * r), r * rng.uniform(0.35, 0.6), pupil)
+                _disc(img, (c[0] + rng.uniform(-0.2, 0.2) * r, c[1] + rng.uniform(-0.2, 0.2) * r),
+                      r * rng.uniform(0.35, 0.6), pupil)
             if rng.random() < 0.5:  # a beak or a mouth below
-                cv2.fillConvexPoly(img, np.int32([[x - r * 0.4, y + r * 0.9], [x + r * 0.4, y + r * 0.9], [x, y + r * 1.6]]),
+                beak = [[x - r * 0.4, y + r * 0.9], [x + r * 0.4, y + r * 0.9], [x, y + r * 1.6]]
+                cv2.fillConvexPoly(img, np.array(beak, np.int32),
                                    _col(jitter_color(rng, (40, 140, 230), 0.2)), cv2.LINE_AA)
             boxes.append((x - 2.2 * r, y - 1.5 * r, x + 2.2 * r, y + 1.5 * r))
             boxes.append((x + gap - 1.3 * r, y - 1.3 * r, x + gap + 1.3 * r, y + 1.3 * r))
@@ -172,8 +177,9 @@ def speckle(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.nd
         else:  # a chip: an irregular little polygon
             a = rng.uniform(0, 2 * np.pi, 5)
             pts = np.stack([x + s * np.cos(np.sort(a)) * 1.3, y + s * np.sin(np.sort(a)) * 1.3], 1)
-            cv2.fillConvexPoly(img, np.int32(pts * _SUB), _col(palette[k]), cv2.LINE_AA, _SHIFT)
-    boxes = [(x - ppd / 2, y - ppd / 2, x + ppd / 2, y + ppd / 2) for x, y in zip(rng.uniform(0, w, 4), rng.uniform(0, h, 4))]
+            cv2.fillConvexPoly(img, np.array(pts * _SUB, np.int32), _col(palette[k]), cv2.LINE_AA, _SHIFT)
+    boxes = [(x - ppd / 2, y - ppd / 2, x + ppd / 2, y + ppd / 2)
+             for x, y in zip(rng.uniform(0, w, 4), rng.uniform(0, h, 4))]
     return img, boxes
 
 
@@ -198,9 +204,10 @@ def printed(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.nd
                     _disc(img, (x + np.cos(a) * size * 0.35, y + np.sin(a) * size * 0.35), size * 0.22, colour)
                 _disc(img, (x, y), size * 0.15, ink[0])
             else:  # a star
-                pts = [(x + np.cos(a) * size * (0.5 if i % 2 == 0 else 0.2), y + np.sin(a) * size * (0.5 if i % 2 == 0 else 0.2))
+                pts = [(x + np.cos(a) * size * (0.5 if i % 2 == 0 else 0.2),
+                        y + np.sin(a) * size * (0.5 if i % 2 == 0 else 0.2))
                        for i, a in enumerate(np.linspace(0, 2 * np.pi, 10, endpoint=False))]
-                cv2.fillPoly(img, [np.int32(np.array(pts) * _SUB)], _col(colour), cv2.LINE_AA, _SHIFT)
+                cv2.fillPoly(img, [np.array(np.array(pts) * _SUB, np.int32)], _col(colour), cv2.LINE_AA, _SHIFT)
             if rng.random() < 0.02:
                 boxes.append((x - size, y - size, x + size, y + size))
     return img, boxes
@@ -222,12 +229,13 @@ def board(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndar
         for x in np.arange(x0 + (step_x / 2 if hexes and j % 2 else 0), w + r, step_x):
             colour = jitter_color(rng, fields[rng.integers(len(fields))], 0.2)
             if hexes:
-                pts = np.array([(x + r * np.cos(a), y + r * np.sin(a)) for a in np.linspace(np.pi / 6, 2 * np.pi + np.pi / 6, 6, endpoint=False)])
+                corners = np.linspace(np.pi / 6, 2 * np.pi + np.pi / 6, 6, endpoint=False)
+                pts = np.array([(x + r * np.cos(a), y + r * np.sin(a)) for a in corners])
             else:
                 pts = np.array([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])
-            cv2.fillConvexPoly(img, np.int32(pts * _SUB), _col(border), cv2.LINE_AA, _SHIFT)
+            cv2.fillConvexPoly(img, np.array(pts * _SUB, np.int32), _col(border), cv2.LINE_AA, _SHIFT)
             inner = (pts - (x, y)) * 0.9 + (x, y)
-            cv2.fillConvexPoly(img, np.int32(inner * _SUB), _col(colour), cv2.LINE_AA, _SHIFT)
+            cv2.fillConvexPoly(img, np.array(inner * _SUB, np.int32), _col(colour), cv2.LINE_AA, _SHIFT)
     # field texture: printed grass, fields, rock
     t = smooth_noise(rng, h, w, ppd * rng.uniform(0.1, 0.4)) - 0.5
     img = np.clip(img.astype(np.float32) * (1 + 0.5 * t[..., None]), 0, 255).astype(np.uint8)
@@ -268,7 +276,7 @@ def cluttered_surface(rng: np.random.Generator, h: int, w: int, ppd: float) -> t
 # --- objects ----------------------------------------------------------------------------
 
 
-def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A round number token: a number, and sometimes a row of dots (a board game's odds) or dots alone."""
     r = ppd * rng.uniform(0.45, 0.95)
     face = jitter_color(rng, ((170, 215, 235), (225, 235, 240), (120, 180, 220), (200, 200, 200))[rng.integers(4)], 0.1)
@@ -291,43 +299,46 @@ def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     return (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
 
 
-def _numeral_die(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _numeral_die(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A die with digits or a polyhedral die (d4 to d20) seen from above: facets and a number."""
     s = ppd * rng.uniform(0.8, 1.3)
     body = _any_colour(rng, sat=(0, 255), val=(30, 240))
     ink = _contrasting(rng, body)
     sides = int(rng.choice([3, 4, 4, 5, 6, 10]))
     a0 = rng.uniform(0, 2 * np.pi)
-    outer = np.array([(c[0] + s * 0.6 * np.cos(a0 + 2 * np.pi * k / sides), c[1] + s * 0.6 * np.sin(a0 + 2 * np.pi * k / sides))
-                      for k in range(sides)])
+    outer = np.array([(c[0] + s * 0.6 * np.cos(a0 + 2 * np.pi * k / sides),
+                       c[1] + s * 0.6 * np.sin(a0 + 2 * np.pi * k / sides)) for k in range(sides)])
     _shadow(img, outer, ppd, rng)
-    cv2.fillConvexPoly(img, np.int32(outer * _SUB), _col(body * 0.7), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(img, np.array(outer * _SUB, np.int32), _col(body * 0.7), cv2.LINE_AA, _SHIFT)
     top = (outer - c) * rng.uniform(0.55, 0.8) + c  # the face turned to the camera, facets around it
-    cv2.fillConvexPoly(img, np.int32(top * _SUB), _col(body), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(img, np.array(top * _SUB, np.int32), _col(body), cv2.LINE_AA, _SHIFT)
     for p, q in zip(top, outer):
         cv2.line(img, (int(p[0] * _SUB), int(p[1] * _SUB)), (int(q[0] * _SUB), int(q[1] * _SUB)), _col(body * 0.55), 1,
                  cv2.LINE_AA, _SHIFT)
     number = str(int(rng.integers(1, 21 if sides != 4 else 7)))
-    _text(img, number + ("." if number in ("6", "9") and rng.random() < 0.5 else ""), c, s * rng.uniform(0.3, 0.5), ink, rng,
+    marked = number + ("." if number in ("6", "9") and rng.random() < 0.5 else "")
+    _text(img, marked, c, s * rng.uniform(0.3, 0.5), ink, rng,
           angle=float(rng.uniform(0, 360)))
     return (c[0] - s * 0.6, c[1] - s * 0.6, c[0] + s * 0.6, c[1] + s * 0.6)
 
 
-def _domino(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _domino(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A domino seen from above: two halves of pips, a line between them."""
     s = ppd * rng.uniform(0.7, 1.1)
     ang = rng.uniform(0, 180)
-    body, ink = ((235, 238, 240), (25, 25, 25)) if rng.random() < 0.6 else ((25, 25, 25), (235, 238, 240))
-    body, ink = jitter_color(rng, body, 0.08), jitter_color(rng, ink, 0.2)
+    light, dark = (235, 238, 240), (25, 25, 25)
+    body_bgr, ink_bgr = (light, dark) if rng.random() < 0.6 else (dark, light)
+    body, ink = jitter_color(rng, body_bgr, 0.08), jitter_color(rng, ink_bgr, 0.2)
     rect = cv2.boxPoints((c, (2 * s, s), ang))
     _shadow(img, rect, ppd, rng)
-    cv2.fillConvexPoly(img, np.int32(rect * _SUB), _col(body), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(img, np.array(rect * _SUB, np.int32), _col(body), cv2.LINE_AA, _SHIFT)
     rot = cv2.getRotationMatrix2D(c, -ang, 1.0)
     for half in (-1, 1):
         a = rot @ np.array([c[0], c[1] - 0.45 * s, 1.0]) if half < 0 else rot @ np.array([c[0], c[1] + 0.45 * s, 1.0])
         if half < 0:
             b = rot @ np.array([c[0], c[1] + 0.45 * s, 1.0])
-            cv2.line(img, (int(a[0] * _SUB), int(a[1] * _SUB)), (int(b[0] * _SUB), int(b[1] * _SUB)), _col(ink), 1, cv2.LINE_AA, _SHIFT)
+            cv2.line(img, (int(a[0] * _SUB), int(a[1] * _SUB)), (int(b[0] * _SUB), int(b[1] * _SUB)), _col(ink), 1,
+                     cv2.LINE_AA, _SHIFT)
         n = int(rng.integers(0, 7))
         grid = [(-1, -1), (1, 1), (0, 0), (1, -1), (-1, 1), (-1, 0), (1, 0)][:n]
         for gx, gy in grid:
@@ -336,14 +347,14 @@ def _domino(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
     return (c[0] - s, c[1] - s, c[0] + s, c[1] + s)
 
 
-def _piece(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _piece(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A meeple, a pawn or a little house: a coloured wooden piece with a shaded edge."""
     s = ppd * rng.uniform(0.6, 1.4)
     colour = _any_colour(rng, sat=(120, 255), val=(60, 240))
     kind = rng.integers(3)
     if kind == 0:  # meeple: head, arms, legs
-        pts = np.array([(0, -0.5), (0.15, -0.35), (0.45, -0.15), (0.4, 0.0), (0.2, 0.0), (0.4, 0.5), (0.1, 0.5), (0, 0.25),
-                        (-0.1, 0.5), (-0.4, 0.5), (-0.2, 0.0), (-0.4, 0.0), (-0.45, -0.15), (-0.15, -0.35)])
+        pts = np.array([(0, -0.5), (0.15, -0.35), (0.45, -0.15), (0.4, 0.0), (0.2, 0.0), (0.4, 0.5), (0.1, 0.5),
+                        (0, 0.25), (-0.1, 0.5), (-0.4, 0.5), (-0.2, 0.0), (-0.4, 0.0), (-0.45, -0.15), (-0.15, -0.35)])
     elif kind == 1:  # a house
         pts = np.array([(-0.4, 0.4), (0.4, 0.4), (0.4, -0.1), (0, -0.5), (-0.4, -0.1)])
     else:  # a road or a bar
@@ -351,23 +362,23 @@ def _piece(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     m = cv2.getRotationMatrix2D((0, 0), rng.uniform(0, 360), s)[:, :2]
     pts = pts @ m.T + c
     _shadow(img, pts, ppd, rng)
-    cv2.fillPoly(img, [np.int32(pts * _SUB)], _col(colour * 0.7), cv2.LINE_AA, _SHIFT)
-    cv2.fillPoly(img, [np.int32(((pts - c) * 0.85 + c) * _SUB)], _col(colour), cv2.LINE_AA, _SHIFT)
+    cv2.fillPoly(img, [np.array(pts * _SUB, np.int32)], _col(colour * 0.7), cv2.LINE_AA, _SHIFT)
+    cv2.fillPoly(img, [np.array(((pts - c) * 0.85 + c) * _SUB, np.int32)], _col(colour), cv2.LINE_AA, _SHIFT)
     return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
 
 
-def _card(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _card(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A playing or game card: a white face with corner numbers and suit marks, or a patterned back."""
     s = ppd * rng.uniform(2.0, 3.5)
     ang = rng.uniform(0, 180)
     rect = cv2.boxPoints((c, (s, s * 1.4), ang))
     _shadow(img, rect, ppd, rng)
     face = jitter_color(rng, (240, 242, 245), 0.05) if rng.random() < 0.7 else _any_colour(rng)
-    cv2.fillConvexPoly(img, np.int32(rect * _SUB), _col(face), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(img, np.array(rect * _SUB, np.int32), _col(face), cv2.LINE_AA, _SHIFT)
     ink = jitter_color(rng, ((30, 30, 30), (40, 40, 200))[rng.integers(2)], 0.2)
     rot = cv2.getRotationMatrix2D(c, -ang, 1.0)
     n = int(rng.integers(1, 11))
-    for k in range(n):
+    for _ in range(n):
         p = rot @ np.array([c[0] + rng.uniform(-0.3, 0.3) * s, c[1] + rng.uniform(-0.5, 0.5) * s, 1.0])
         _disc(img, (p[0], p[1]), s * 0.07, ink)
     corner = rot @ np.array([c[0] - 0.38 * s, c[1] - 0.58 * s, 1.0])
@@ -375,7 +386,7 @@ def _card(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     return (c[0] - 0.3 * s, c[1] - 0.3 * s, c[0] + 0.3 * s, c[1] + 0.3 * s)
 
 
-def _hardware(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _hardware(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A tray's metal snap, a rivet or a hook: a small shiny ring with a highlight."""
     r = ppd * rng.uniform(0.12, 0.4)
     metal = jitter_color(rng, ((170, 170, 175), (60, 130, 190), (90, 90, 95))[rng.integers(3)], 0.15)
@@ -391,20 +402,20 @@ def _hardware(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float],
     return (c[0] - r * 2, c[1] - r * 2, c[0] + r * 2, c[1] + r * 2)
 
 
-def _scrap(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _scrap(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A scrap of paper or a wrapper: an irregular light polygon, sometimes with print."""
     s = ppd * rng.uniform(0.5, 2.0)
     a = np.sort(rng.uniform(0, 2 * np.pi, int(rng.integers(4, 8))))
     rad = s * rng.uniform(0.5, 1.0, len(a))
     pts = np.stack([c[0] + rad * np.cos(a), c[1] + rad * np.sin(a)], 1)
     colour = jitter_color(rng, (235, 240, 242), 0.08) if rng.random() < 0.7 else _any_colour(rng)
-    cv2.fillPoly(img, [np.int32(pts * _SUB)], _col(colour), cv2.LINE_AA, _SHIFT)
+    cv2.fillPoly(img, [np.array(pts * _SUB, np.int32)], _col(colour), cv2.LINE_AA, _SHIFT)
     if rng.random() < 0.5:
         _text(img, str(int(rng.integers(0, 100))), c, s * 0.4, (40, 40, 40), rng)
     return (c[0] - s, c[1] - s, c[0] + s, c[1] + s)
 
 
-def _lint(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _lint(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A few specks of lint or crumbs: tiny light fibres and dots, as a dark cloth gathers them."""
     colour = jitter_color(rng, (220, 220, 225), 0.2) if rng.random() < 0.7 else _any_colour(rng)
     spread = ppd * rng.uniform(0.3, 1.2)
@@ -419,7 +430,7 @@ def _lint(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     return (c[0] - spread, c[1] - spread, c[0] + spread, c[1] + spread)
 
 
-def _bowl(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> tuple[float, float, float, float]:
+def _bowl(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A bowl or a cup seen from above: a big ring with a bright rim and a shaded inside."""
     r = ppd * rng.uniform(2.5, 6.0)
     colour = _any_colour(rng, sat=(0, 200))
@@ -432,7 +443,7 @@ def _bowl(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
 
 
 #: Things on a table, with how often each is drawn.
-OBJECTS: dict[str, tuple[Callable[..., tuple[float, float, float, float]], float]] = {
+OBJECTS: dict[str, tuple[Callable[..., Box], float]] = {
     "token": (_token, 0.22),
     "numeral_die": (_numeral_die, 0.16),
     "domino": (_domino, 0.06),

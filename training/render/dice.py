@@ -164,7 +164,8 @@ class Material:
 
 
 def _c(bgr) -> tuple[float, float, float]:
-    return tuple(float(v) for v in bgr)
+    b, g, r = bgr
+    return float(b), float(g), float(r)
 
 
 _WHITE = (235, 238, 240)
@@ -302,7 +303,8 @@ def face_texture(
         yy, xx = _grid(t)
         a = rng.uniform(0, np.pi)
         k = np.float32(mat.marble_freq * 2 * np.pi)
-        s = np.sin((xx * np.float32(np.cos(a) * k) + yy * np.float32(np.sin(a) * k)) + n * np.float32(rng.uniform(4, 10)))
+        s = np.sin((xx * np.float32(np.cos(a) * k) + yy * np.float32(np.sin(a) * k))
+                   + n * np.float32(rng.uniform(4, 10)))
         m = (0.5 + 0.5 * s) ** 2 * np.float32(mat.marble_mix)
         img = np.asarray(mat.body, np.float32) * (1 - m[..., None]) + np.asarray(mat.marble, np.float32) * m[..., None]
         img = np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
@@ -329,11 +331,11 @@ def face_texture(
         cv2.circle(img, centre, int(r * _SUB), colour, -1, cv2.LINE_AA, _SHIFT)
         if mat.glint > 0:  # the same side of every pip catches the lamp
             bright = tuple(float(c) + (255 - float(c)) * mat.glint for c in colour)
-            rim = int(r * 0.8 * _SUB)
-            cv2.ellipse(img, centre, (rim, rim), mat.glint_angle, 0, 130, bright, max(1, int(r * 0.3)),
+            crescent = int(r * 0.8 * _SUB)
+            cv2.ellipse(img, centre, (crescent, crescent), mat.glint_angle, 0, 130, bright, max(1, int(r * 0.3)),
                         cv2.LINE_AA, _SHIFT)
         cv2.circle(pipmask, centre, int(r * _SUB), 255, -1, cv2.LINE_AA, _SHIFT)
-    alpha, shade = _face_shading(t, int(round(mat.corner * 100)), int(round(bevel * 100)))
+    alpha, shade = _face_shading(t, round(mat.corner * 100), round(bevel * 100))
     col = img.astype(np.float32) * np.float32(diffuse)
     if mat.opacity < 1:
         alpha = alpha * (mat.opacity + (1 - mat.opacity) * pipmask.astype(np.float32) / 255)
@@ -388,7 +390,7 @@ def reflection(rng: np.random.Generator, t: int) -> np.ndarray:
     A streak, a blob or a window pane, anywhere on the face and as small as a pip or as long
     as the face, so a reader learns that a bright patch with a hard edge need not be a pip.
     """
-    out = np.zeros((t, t), np.float32)
+    out: np.ndarray = np.zeros((t, t), np.float32)
     cx, cy = rng.uniform(0.15, 0.85, 2) * t
     long_, short = rng.uniform(0.06, 0.4) * t, rng.uniform(0.03, 0.12) * t
     angle = float(rng.uniform(0, 180))
@@ -512,7 +514,7 @@ def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: 
     halves = ldir + views
     halves /= np.linalg.norm(halves, axis=1, keepdims=True)
     specs = mat.gloss * np.maximum(np.einsum("ij,ij->i", world_n, halves), 0) ** mat.shininess
-    quads = (cam.project((die.centre + die.size * FACE_CORNERS.reshape(-1, 3) @ die.rot.T)) - (x0, y0)).reshape(6, 4, 2)
+    quads = (cam.project(die.centre + die.size * FACE_CORNERS.reshape(-1, 3) @ die.rot.T) - (x0, y0)).reshape(6, 4, 2)
     # visible faces of a convex die never overlap, so their premultiplied layers add up
     faces = np.zeros((rh, rw, 4), np.float32)
     for i in range(6):
@@ -525,7 +527,8 @@ def draw_die(rng: np.random.Generator, canvas: np.ndarray, die: PlacedDie, cam: 
             back = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR)
             roi[:] = roi * (1 - back[..., 3:] * m) + back[..., :3] * m
             continue
-        tex = face_texture(rng, int(die.values[i]), t, mat, diffuse=float(diffuse[i]), spec=float(specs[i]), bevel=bevel)
+        tex = face_texture(rng, int(die.values[i]), t, mat, diffuse=float(diffuse[i]), spec=float(specs[i]),
+                           bevel=bevel)
         warped = cv2.warpPerspective(tex, hmat, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         cv2.add(faces, warped, dst=faces)
     # the rounded edges between faces: the body colour, dimmed, where no face covers

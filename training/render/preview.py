@@ -24,9 +24,9 @@ def contact_sheet(seed: int, *, rows: int = 3, cols: int = 4, cell: int = 400, b
         if boxes:
             for d in scene.dice:
                 colour = (0, 255, 0) if d.readable else (0, 0, 255)
-                x0, y0, x1, y1 = (int(round(v)) for v in d.die_box)
+                x0, y0, x1, y1 = (round(v) for v in d.die_box)
                 cv2.rectangle(img, (x0, y0), (x1, y1), (255, 160, 0), 1)
-                x0, y0, x1, y1 = (int(round(v)) for v in d.top_box)
+                x0, y0, x1, y1 = (round(v) for v in d.top_box)
                 cv2.rectangle(img, (x0, y0), (x1, y1), colour, 1)
                 cv2.putText(img, str(d.value), (x0, max(y0 - 2, 8)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1)
         h, w = img.shape[:2]
@@ -48,7 +48,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="/tmp/synth_sheet.png")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--boxes", action="store_true", help="draw die boxes (blue), top boxes (green/red = readable or not)")
+    ap.add_argument("--boxes", action="store_true",
+                    help="draw die boxes (blue), top boxes (green/red = readable or not)")
     args = ap.parse_args()
     t = time.perf_counter()
     sheet = contact_sheet(args.seed, boxes=args.boxes)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from dicecam.training.render.clutter import add_objects, cluttered_surface
 from dicecam.training.render.dice import (
     NORMALS,
     Camera,
@@ -26,7 +27,6 @@ from dicecam.training.render.dice import (
     place_die,
     random_material,
 )
-from dicecam.training.render.clutter import add_objects, cluttered_surface
 from dicecam.training.render.textures import add_clutter, photo_surface, random_surface
 
 Box = tuple[float, float, float, float]
@@ -258,8 +258,9 @@ def _close_up(rng: np.random.Generator, value: int, r: int, tilt: float,
 
 def _frame(canvas: np.ndarray, cx: float, cy: float, side: float, size: int) -> np.ndarray:
     """The ``side``-pixel square of ``canvas`` around (cx, cy), resampled to ``size``."""
-    src = np.float32([[cx - side / 2, cy - side / 2], [cx + side / 2, cy - side / 2], [cx - side / 2, cy + side / 2]])
-    dst = np.float32([[0, 0], [size, 0], [0, size]])
+    half = side / 2
+    src = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx - half, cy + half]], np.float32)
+    dst = np.array([[0, 0], [size, 0], [0, size]], np.float32)
     crop = cv2.warpAffine(canvas, cv2.getAffineTransform(src, dst), (size, size),
                           flags=cv2.INTER_AREA if side > size else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     if side > 2 * size:  # warpAffine does not pre-filter: soften like a lens would
@@ -273,7 +274,7 @@ def _frame(canvas: np.ndarray, cx: float, cy: float, side: float, size: int) -> 
 def _phone_size(rng: np.random.Generator) -> tuple[int, int]:
     aspect = (4 / 3, 16 / 9, 1.0, 3 / 2)[rng.choice(4, p=[0.45, 0.25, 0.2, 0.1])]
     long = int(rng.integers(480, 1025))
-    short = int(round(long / aspect))
+    short = round(long / aspect)
     return (long, short) if rng.random() < 0.6 else (short, long)
 
 
@@ -289,7 +290,7 @@ def _random_light(rng: np.random.Generator, clean: bool) -> Light:
         return Light((np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)), 0.7)
     elev, azim = np.radians(rng.uniform(25, 88)), rng.uniform(0, 2 * np.pi)
     d = (np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev))
-    return Light(tuple(float(v) for v in d), float(rng.uniform(0.3, 0.9)))
+    return Light((float(d[0]), float(d[1]), float(d[2])), float(rng.uniform(0.3, 0.9)))
 
 
 def _materials(rng: np.random.Generator, clean: bool) -> list[Material]:
@@ -557,10 +558,10 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 0.6 + 0.002 * max(w, h)))
     elif u < 0.37:  # shaken
         length = int(rng.integers(3, max(4, int(0.015 * max(w, h)) + 3)))
-        k = np.zeros((length, length), np.float32)
-        cv2.line(k, (0, length // 2), (length - 1, length // 2), 1.0, 1)
+        streak = np.zeros((length, length), np.float32)
+        cv2.line(streak, (0, length // 2), (length - 1, length // 2), 1.0, 1)
         rotm = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        k = cv2.warpAffine(k, rotm, (length, length))
+        k = cv2.warpAffine(streak, rotm, (length, length))
         img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
     elif u < 0.5:  # shallow depth of field: sharp on one side of the picture, soft on the other
         soft = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 1 + 0.004 * max(w, h)))
@@ -587,6 +588,8 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         y = y + c * (y - 0.5) * (1 - np.abs(2 * y - 1))  # S-curve (c > 0) or flatter (c < 0)
         out = cv2.LUT(out, np.clip(y * 255, 0, 255).astype(np.uint8))
     if rng.random() < 0.9:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG that OpenCV itself just wrote
+        out = decoded
     return out

@@ -24,8 +24,8 @@ def smooth_noise(rng: np.random.Generator, h: int, w: int, cell_y: float, cell_x
     grid = rng.random((gh, gw), dtype=np.float32)
     # cubic up to 4x the grid keeps blobs round; linear from there is much cheaper
     if 4 * gh < h and 4 * gw < w:
-        grid = cv2.resize(grid, (4 * gw, 4 * gh), interpolation=cv2.INTER_CUBIC)
-        return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
+        finer = cv2.resize(grid, (4 * gw, 4 * gh), interpolation=cv2.INTER_CUBIC)
+        return cv2.resize(finer, (w, h), interpolation=cv2.INTER_LINEAR)
     return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
@@ -117,7 +117,7 @@ def paper(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
 
 def plain(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
     """A painted or laminated table top of any colour."""
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 160), rng.integers(25, 250)]]])
+    hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 160), rng.integers(25, 250)]]], np.uint8)
     base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
     t = 0.5 + (smooth_noise(rng, h, w, ppd * rng.uniform(2, 10)) - 0.5) * np.float32(rng.uniform(0, 0.15))
     t += fine_noise(rng, h, w) * np.float32(rng.uniform(0.005, 0.03))
@@ -134,6 +134,7 @@ def cloth(rng: np.random.Generator, h: int, w: int, ppd: float) -> np.ndarray:
     sy = ((y // (period / 2)) % 2).astype(np.float32)
     sx = ((x // (period / 2)) % 2).astype(np.float32)
     kind = rng.integers(3)
+    t: np.ndarray
     if kind == 0:
         t = np.broadcast_to(sy, (h, w))
     elif kind == 1:
@@ -179,9 +180,12 @@ def add_clutter(rng: np.random.Generator, img: np.ndarray, ppd: float, *, count:
             size = (float(ppd * rng.uniform(3, 10)), float(ppd * rng.uniform(3, 12)))
             ang = float(rng.uniform(0, 180))
             box = cv2.boxPoints((c, size, ang))
-            cv2.fillConvexPoly(img, np.int32(box + off * 2), tuple(float(v) * 0.6 for v in img[int(c[1]) % h, int(c[0]) % w]))
-            cv2.fillConvexPoly(img, np.int32(box), tuple(float(v) for v in jitter_color(rng, (235, 240, 242), 0.08)))
-            ink = tuple(float(v) for v in jitter_color(rng, ((120, 40, 20), (40, 40, 40), (30, 30, 150))[rng.integers(3)], 0.2))
+            under = tuple(float(v) * 0.6 for v in img[int(c[1]) % h, int(c[0]) % w])
+            cv2.fillConvexPoly(img, np.array(box + off * 2, np.int32), under)
+            paper = tuple(float(v) for v in jitter_color(rng, (235, 240, 242), 0.08))
+            cv2.fillConvexPoly(img, np.array(box, np.int32), paper)
+            inks = ((120, 40, 20), (40, 40, 40), (30, 30, 150))
+            ink = tuple(float(v) for v in jitter_color(rng, inks[rng.integers(3)], 0.2))
             rot = cv2.getRotationMatrix2D(c, -ang, 1.0)
             step = ppd * rng.uniform(0.35, 0.7)
             for k in range(int(size[1] / step) - 1):
@@ -190,31 +194,33 @@ def add_clutter(rng: np.random.Generator, img: np.ndarray, ppd: float, *, count:
                 if rng.random() < 0.5:
                     a = rot @ np.array([c[0] - size[0] / 2, y, 1.0])
                     b = rot @ np.array([c[0] + size[0] / 2, y, 1.0])
-                    cv2.line(img, tuple(np.int32(a)), tuple(np.int32(b)), (200, 170, 150), 1, cv2.LINE_AA)
+                    cv2.line(img, tuple(np.array(a, np.int32)), tuple(np.array(b, np.int32)), (200, 170, 150), 1,
+                             cv2.LINE_AA)
                 text = "".join(str(v) for v in rng.integers(0, 10, rng.integers(1, 5)))
                 p0 = rot @ np.array([x + rng.uniform(0, size[0] * 0.5), y - step * 0.15, 1.0])
-                cv2.putText(img, text, tuple(np.int32(p0)), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+                cv2.putText(img, text, tuple(np.array(p0, np.int32)), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
                             step / 40, ink, max(1, int(step / 20)), cv2.LINE_AA)
         elif kind == 1:  # a coin
             r = int(ppd * rng.uniform(0.3, 0.6))
             metal = jitter_color(rng, ((80, 170, 200), (180, 180, 185), (60, 110, 170))[rng.integers(3)], 0.15)
             cc = (int(c[0]), int(c[1]))
-            cv2.circle(img, (int(c[0] + off[0]), int(c[1] + off[1])), r, tuple(float(v) * 0.5 for v in metal), -1, cv2.LINE_AA)
+            cv2.circle(img, (int(c[0] + off[0]), int(c[1] + off[1])), r, tuple(float(v) * 0.5 for v in metal), -1,
+                       cv2.LINE_AA)
             cv2.circle(img, cc, r, tuple(float(v) for v in metal * 0.75), -1, cv2.LINE_AA)
             cv2.circle(img, cc, int(r * 0.85), tuple(float(v) for v in metal), -1, cv2.LINE_AA)
         else:  # a pen (straight) or a cable (wandering)
             thick = max(2, int(ppd * (rng.uniform(0.12, 0.25) if kind == 2 else rng.uniform(0.06, 0.15))))
             n = 2 if kind == 2 else 8
             ang = rng.uniform(0, 2 * np.pi)
-            pts = [np.array(c)]
+            path = [np.array(c)]
             for _ in range(n - 1):
                 ang += 0 if kind == 2 else rng.normal(0, 0.5)
                 step = ppd * (rng.uniform(3, 8) if kind == 2 else rng.uniform(0.8, 2))
-                pts.append(pts[-1] + step * np.array([np.cos(ang), np.sin(ang)]))
-            pts = np.int32(pts)
+                path.append(path[-1] + step * np.array([np.cos(ang), np.sin(ang)]))
+            pts = np.array(path, np.int32)
             col = jitter_color(rng, tuple(rng.uniform(10, 240, 3)) if kind == 2 else (25, 25, 25), 0.2)
-            cv2.polylines(img, [pts + np.int32(off)], False, tuple(float(v) * 0.5 for v in img[int(c[1]) % h, int(c[0]) % w]),
-                          thick, cv2.LINE_AA)
+            under = tuple(float(v) * 0.5 for v in img[int(c[1]) % h, int(c[0]) % w])
+            cv2.polylines(img, [pts + np.array(off, np.int32)], False, under, thick, cv2.LINE_AA)
             cv2.polylines(img, [pts], False, tuple(float(v) for v in col), thick, cv2.LINE_AA)
             cv2.polylines(img, [pts - thick // 4], False, tuple(float(v) for v in np.minimum(col * 1.5 + 30, 255)),
                           max(1, thick // 4), cv2.LINE_AA)
