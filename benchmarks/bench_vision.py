@@ -9,7 +9,9 @@ The photos are real sample photos (`sample_images/`) scaled to the photo's heigh
 padded onto a wood-like table, with sensor-like noise, stored as JPEG (quality 92) like a
 phone would; they are made once, before the timed subprocesses. Two scenes: `busy`, 21
 small dice (each under 20 px for the detector's first look, so every size gets the closer
-look: the worst case), and `few`, 5 dice of a usual size in the frame.
+look: the worst case), `few`, 5 dice of a usual size in the frame, and `board`, 2 dice on
+a Catan board with its number tokens and harbours (the clutter a game table brings; its
+time against `few` at the same size is the clutter's cost).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ SIZES = ((640, 480), (1920, 1080), (4032, 3024))
 SCENES = {
     "busy": ROOT / "sample_images" / "byler_d6" / "IMG_20191208_111730.jpg",  # 21 small dice
     "few": ROOT / "sample_images" / "matteop65_wood" / "valid_70.jpg",  # 5 dice
+    "board": ROOT / "sample_images" / "roboflow_dice" / "dice_309_jpg.rf.74db48dfe3726e2f26935862998574cf.jpg",
 }
 
 

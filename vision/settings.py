@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from dicecam.vision.detections import UNSURE_BELOW
 
@@ -44,20 +45,20 @@ class ReaderSettings:
     zoom_target: float = 32.0
     zoom_max_side: int = 1024
     zoom_when_empty: bool = True
-    lone_sure: float = 0.0
+    lone_sure: float = 0.9
     max_not_a_die: float = 0.2
     reread_below: float = 0.85
     min_relative_size: float = 0.65
     keep_small_above: float = 0.7
-    max_relative_size: float = float("inf")
+    max_relative_size: float = 2.2
     turn_below: float = 0.7
     check_below: float = 0.9
     colours: bool = True
-    max_second_looks: int = 1_000_000
+    max_second_looks: int = 24
     capped: bool = True
     low_confidence: float = UNSURE_BELOW
 
-    def but(self, **changes: object) -> ReaderSettings:
+    def but(self, **changes: Any) -> ReaderSettings:
         """These settings with `changes`; `ValueError` naming an unknown setting."""
         known = {f.name for f in fields(self)}
         unknown = sorted(set(changes) - known)

@@ -33,7 +33,10 @@ def _readings(held, scores, relative) -> Candidates:
     n = len(held)
     boxes = np.tile(np.array([0, 0, 10, 10], np.float32), (n, 1)) + np.arange(n, dtype=np.float32)[:, None] * 20
     held = np.array(held, np.float32)
-    return Candidates(boxes, np.array(scores, np.float32), np.arange(n) % 6 + 1, held, held, np.zeros(n, np.float32),
+    # The reader's softmax never gives "not a die" exactly 0: here it holds half of what the
+    # value read leaves over, as a reader torn between a face and "not a die" would.
+    not_a_die = (1 - held) / 2
+    return Candidates(boxes, np.array(scores, np.float32), np.arange(n) % 6 + 1, held, held, not_a_die,
                       np.array(relative, np.float32))
 
 
