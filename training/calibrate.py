@@ -87,6 +87,37 @@ def collect(models: Path, *, scenes: int, seeds: tuple[int, int],
     return np.concatenate(xs), np.concatenate(ys)
 
 
+def collect_photos(models: Path, datasets: list[Path], *, split: str = "train") -> tuple[np.ndarray, np.ndarray]:
+    """Features and right/wrong of every kept reading on labelled real photos (their `split`),
+    paired with the labels by the datasets' scoring rule: where the renderer's clutter is not
+    the real one, the real photos' own mistakes teach the fit. Photos with dice nobody
+    labelled (`training.data.photos.UNLABELLED_DICE`) are left out: their dice would count
+    as mistakes."""
+    from dicecam.training.data.photos import UNLABELLED_DICE
+    from dicecam.vision.dataset import read_dataset
+    from dicecam.vision.decode import load_image
+    from dicecam.vision.reader import DiceReader
+
+    reader = DiceReader(models, capped=False)
+    xs, ys = [], []
+    for root in datasets:
+        unlabelled = UNLABELLED_DICE.get(root.name, ())
+        for photo in read_dataset(root, split=split):
+            if photo.crop or any(name in photo.image for name in unlabelled):
+                continue
+            seen = reader.candidates(load_image(photo.path))
+            seen = seen.take(filled(seen.kept, "kept"))
+            truth = photo.dice
+            right, _ = right_readings(seen.boxes, filled(seen.values, "values"), truth.boxes, truth.values,
+                                      np.ones(len(truth), bool))
+            held, relative = filled(seen.held, "held"), filled(seen.relative, "relative")
+            xs.append(features(held, seen.scores, relative, seen.not_a_die))
+            ys.append(right)
+    if not xs:
+        return np.zeros((0, 5)), np.zeros(0, bool)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
 def fingerprints(models: Path) -> dict[str, str]:
     """The networks a fit was made for, by the SHA-256 of their files (a test holds the shipped fit to them)."""
     from dicecam.vision.reader import DETECTOR_FILE, READER_FILE
@@ -100,18 +131,24 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scenes", type=int, default=2000, help="rendered throws, half upright, half turned any way")
     p.add_argument("--seeds", default="61,62", help="the upright and the turned throws' seeds")
     p.add_argument("--clutter", type=float, default=0.0, help="share of throws on a cluttered game table")
+    p.add_argument("--photos", type=Path, nargs="*", default=[], metavar="DATASET_DIR",
+                   help="labelled photo sets whose train photos are read too (real clutter's own mistakes)")
     p.add_argument("--out", type=Path, help=f"where to write the fit (default: MODELS/{CONFIDENCE_FILE})")
     args = p.parse_args(argv)
     seeds = tuple(int(part) for part in args.seeds.split(","))
     if len(seeds) != 2:
         p.error("--seeds takes two integers: the upright and the turned throws' seeds")
     x, right = collect(args.models, scenes=args.scenes, seeds=seeds, clutter=args.clutter)
+    real_x, real_right = collect_photos(args.models, args.photos)
+    x, right = np.concatenate([x, real_x]), np.concatenate([right, real_right])
     fit = ConfidenceFit(*fit_logistic(x, right).round(4).tolist())
     out = args.out or args.models / CONFIDENCE_FILE
     out.write_text(fit.to_json(scenes=args.scenes, seeds=list(seeds), clutter=args.clutter, readings=len(right),
-                               right=int(right.sum()), networks=fingerprints(args.models),
+                               right=int(right.sum()), photos=[root.name for root in args.photos],
+                               photo_readings=len(real_right), networks=fingerprints(args.models),
                                made_by="python -m dicecam.training.calibrate"), encoding="utf-8")
-    print(f"{len(right)} readings on {args.scenes} rendered throws, {int(right.sum())} right: {fit} -> {out}")
+    print(f"{len(right)} readings on {args.scenes} rendered throws and {len(real_right)} on real train photos, "
+          f"{int(right.sum())} right: {fit} -> {out}")
 
 
 if __name__ == "__main__":

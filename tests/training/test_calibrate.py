@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from dicecam.training.calibrate import fit_logistic, main, right_readings
+from dicecam.training.calibrate import collect_photos, fit_logistic, main, right_readings
 from dicecam.vision.confidence import load_confidence_fit
 
 
@@ -50,3 +54,40 @@ def test_the_command_wants_two_seeds(capsys):
     with pytest.raises(SystemExit):
         main(["models", "--seeds", "1"])
     assert "two integers" in capsys.readouterr().err
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def _photo_set(tmp_path: Path, values_of: dict[str, list[int]] | None = None) -> Path:
+    """The sample photos as a train split (labels as shipped, or with the given values)."""
+    rows = [json.loads(line) for line in (SAMPLES / "labels.jsonl").read_text().splitlines()]
+    folder = tmp_path / "set"
+    shutil.copytree(SAMPLES, folder, ignore=shutil.ignore_patterns("LICENSES", "*.md", "labels.jsonl"))
+    out = []
+    for row in rows:
+        if row["dice"][0]["box"] is None:
+            continue  # a crop
+        row["split"] = "train"
+        if values_of and Path(row["image"]).name in values_of:
+            for die, value in zip(row["dice"], values_of[Path(row["image"]).name]):
+                die["value"] = value
+        out.append(json.dumps(row))
+    (folder / "labels.jsonl").write_text("\n".join(out) + "\n")
+    return folder
+
+
+def test_real_photos_give_one_reading_each_right_where_the_label_agrees(tmp_path):
+    x, right = collect_photos(Path("models"), [_photo_set(tmp_path)])
+    assert x.shape[1] == 5 and len(x) == len(right) and len(right) > 100
+    assert right.mean() > 0.95  # the sample photos are read nearly exactly
+
+
+def test_a_label_the_reading_disagrees_with_counts_as_a_mistake(tmp_path):
+    name = "valid_70.jpg"  # five dice, read exactly
+    rows = [json.loads(line) for line in (SAMPLES / "labels.jsonl").read_text().splitlines()]
+    shown = next(row for row in rows if row["image"].endswith(name))
+    wrong = [value % 6 + 1 for value in (d["value"] for d in shown["dice"])]
+    _, right_as_labelled = collect_photos(Path("models"), [_photo_set(tmp_path / "a")])
+    _, right_relabelled = collect_photos(Path("models"), [_photo_set(tmp_path / "b", {name: wrong})])
+    assert right_as_labelled.sum() - right_relabelled.sum() == len(wrong)
