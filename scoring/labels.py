@@ -86,10 +86,10 @@ SUMMARIES = {
     },
     "wuerfelpoker": {
         "de": "6 Würfel, ab 2 Spielern; Einsen 100, Fünfen 50, drei Gleiche Augenzahl x 100 "
-              "(drei Einsen 1000), Straße 1000; wer nichts wertet, verliert die Runde; "
+              "(drei Einsen 1.000), Straße 1.000; wer nichts wertet, verliert die Runde; "
               "wer zuerst {target} Punkte hat, gewinnt.",
         "en": "6 dice, 2 or more players; ones 100, fives 50, three of a kind face x 100 "
-              "(three ones 1000), straight 1000; a throw with nothing to score loses the "
+              "(three ones 1,000), straight 1,000; a throw with nothing to score loses the "
               "turn; first to {target} points wins.",
     },
 }

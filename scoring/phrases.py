@@ -48,6 +48,11 @@ ALIAS_NOTE = {
     },
 }
 
+
+def number(value: int, lang: str) -> str:
+    """A whole number as the language writes it: 10.000 in German, 10,000 in English."""
+    return f"{value:,}".replace(",", "." if lang == "de" else ",")
+
 PUSH_GOAL = {
     "de": "Wer zuerst {target} Punkte hat, gewinnt",
     "en": "First to {target} points wins",
@@ -62,17 +67,17 @@ PUSH_COMBINATIONS = {
     "de": (("single_1", "Jede einzelne 1", "100"),
            ("single_5", "Jede einzelne 5", "50"),
            ("three_kind", "Drei Gleiche", "Augenzahl × 100"),
-           ("three_ones", "Drei 1er", "1000"),
+           ("three_ones", "Drei 1er", "1.000"),
            ("more_kind", "Vier, fünf, sechs Gleiche", "× 2, × 4, × 8 von drei Gleichen"),
-           ("six_ones", "Sechs 1er", "10000"),
-           ("straight", "Straße 1–6", "1000")),
+           ("six_ones", "Sechs 1er", "10.000"),
+           ("straight", "Straße 1–6", "1.000")),
     "en": (("single_1", "Each single 1", "100"),
            ("single_5", "Each single 5", "50"),
            ("three_kind", "Three of a kind", "face × 100"),
-           ("three_ones", "Three 1s", "1000"),
+           ("three_ones", "Three 1s", "1,000"),
            ("more_kind", "Four, five, six of a kind", "× 2, × 4, × 8 three of a kind"),
-           ("six_ones", "Six 1s", "10000"),
-           ("straight", "Straight 1–6", "1000")),
+           ("six_ones", "Six 1s", "10,000"),
+           ("straight", "Straight 1–6", "1,000")),
 }
 
 _RECAP = {

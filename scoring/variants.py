@@ -78,7 +78,10 @@ class Variant:
         return labels.NAMES[self.id][_lang(lang)]
 
     def summary(self, lang: str = "de") -> str:
-        return labels.SUMMARIES[self.id][_lang(lang)].format(**self.default_options)
+        lang = _lang(lang)
+        written = {name: phrases.number(value, lang) if type(value) is int else value
+                   for name, value in self.default_options.items()}
+        return labels.SUMMARIES[self.id][lang].format(**written)
 
     def label(self, box: Box | str, lang: str = "de") -> str:
         """The box's name on this variant's sheet."""
@@ -379,7 +382,7 @@ class Wuerfelpoker(Variant):
             turns_per_player=None,
             push=PushInfo(
                 target=settings["target"], finish_round=settings["finish_round"],
-                goal=goal[_lang(lang)].format(target=settings["target"]),
+                goal=goal[_lang(lang)].format(target=phrases.number(settings["target"], _lang(lang))),
                 combinations=tuple(Combination(*c) for c in phrases.PUSH_COMBINATIONS[lang]),
             ),
         )

@@ -78,11 +78,13 @@ def test_push_display():
     assert d["extra_bonus"] is None and d["min_players"] == 2 and d["max_players"] == 12
     push = d["push"]
     assert (push["target"], push["finish_round"]) == (10000, False)
-    assert "10000" in push["goal"]
+    assert "10,000" in push["goal"]
     card = {c["id"]: c["points"] for c in push["combinations"]}
     assert card["single_1"] == "100" and card["single_5"] == "50"
-    assert card["three_ones"] == "1000" and card["straight"] == "1000"
-    assert card["six_ones"] == "10000"
+    assert card["three_ones"] == "1,000" and card["straight"] == "1,000"
+    assert card["six_ones"] == "10,000"
+    german = {c["id"]: c["points"] for c in get_variant("zehntausend").display("de").to_dict()["push"]["combinations"]}
+    assert german["six_ones"] == "10.000" and "10.000" in get_variant("zehntausend").display("de").to_dict()["push"]["goal"]
 
 
 def test_push_display_with_a_game_s_options():
@@ -91,7 +93,7 @@ def test_push_display_with_a_game_s_options():
     game = Game.new("wuerfelpoker", ["Anna", "Ben"], {"target": 5000, "finish_round": True})
     push = game.display("de").to_dict()["push"]
     assert (push["target"], push["finish_round"]) == (5000, True)
-    assert "5000" in push["goal"] and "Runde" in push["goal"]
+    assert "5.000" in push["goal"] and "Runde" in push["goal"]
 
 
 def test_unknown_language_is_refused():

@@ -91,8 +91,10 @@ def test_names_and_one_line_summaries(v, lang):
     assert "\n" not in v.summary(lang)
 
 
-def test_poker_summary_names_its_target():
-    assert "10000" in get_variant("zehntausend").summary("en")
+@pytest.mark.parametrize("lang, written", [("en", "10,000"), ("de", "10.000")])
+def test_poker_summary_names_its_target_as_the_language_writes_it(lang, written):
+    summary = get_variant("zehntausend").summary(lang)
+    assert written in summary and "10000" not in summary and "1000 " not in summary
 
 
 def test_unknown_language():

@@ -6,7 +6,7 @@ import {diceRow} from './dice.js';
 import {enter} from './actions.js';
 import {advisorNote} from './advisor-note.js';
 
-/** "1000" as the language writes it; rules like "face × 100" as they are. */
+/** A bare number as the language writes it; scoring's own texts ("1.000", "face × 100") as they are. */
 const points = (text) => (/^\d+$/.test(text) ? num(Number(text)) : text);
 
 /** What scores, as the variant states it (a fold, for whoever asks at the table). */
@@ -18,7 +18,7 @@ function rulesCard(push) {
   }
   return el('details', {id: 'rules-fold', className: 'rules-fold'},
     el('summary', null, T.what_scores), list,
-    // scoring writes "10000"; the page writes every number the way its language does
+    // scoring writes the goal's number as its language does; a bare one from an older server is written here
     el('p', {className: 'muted small'}, push.goal.replace(/\d{4,}/g, (n) => num(Number(n)))));
 }
 
