@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from dicecam.training.data.sources import synth_scene_source
 from dicecam.vision.candidates import filled
 from dicecam.vision.confidence import CONFIDENCE_FILE, ConfidenceFit, features, sigmoid
 from dicecam.vision.metrics import match_boxes
+
+if TYPE_CHECKING:
+    from dicecam.vision.reader import DiceReader
 
 #: Weight decay of the fit: keeps it finite where the readings separate cleanly (a tiny set).
 L2 = 1e-3
@@ -76,15 +80,23 @@ def collect(models: Path, *, scenes: int, seeds: tuple[int, int],
         rng = np.random.default_rng(seed)
         for _ in range(scenes // 2):
             s = draw(rng)
-            seen = reader.candidates(s.image)
-            seen = seen.take(filled(seen.kept, "kept"))
             assert s.boxes is not None  # a rendered scene has a box for every die
             readable = s.readable if s.readable is not None else np.ones(len(s.values), bool)
-            right, counts = right_readings(seen.boxes, filled(seen.values, "values"), s.boxes, s.values, readable)
-            held, relative = filled(seen.held, "held"), filled(seen.relative, "relative")
-            xs.append(features(held, seen.scores, relative, seen.not_a_die)[counts])
-            ys.append(right[counts])
+            x, right = _judged(reader, s.image, s.boxes, s.values, readable)
+            xs.append(x)
+            ys.append(right)
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def _judged(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,
+            readable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Features and right/wrong of each reading the reader keeps in `image` that counts
+    (not on a die marked unreadable), against the dice's `boxes` and `values`."""
+    seen = reader.candidates(image)
+    seen = seen.take(filled(seen.kept, "kept"))
+    right, counts = right_readings(seen.boxes, filled(seen.values, "values"), boxes, values, readable)
+    held, relative = filled(seen.held, "held"), filled(seen.relative, "relative")
+    return features(held, seen.scores, relative, seen.not_a_die)[counts], right[counts]
 
 
 def collect_photos(models: Path, datasets: list[Path], *, split: str = "train") -> tuple[np.ndarray, np.ndarray]:
@@ -105,13 +117,9 @@ def collect_photos(models: Path, datasets: list[Path], *, split: str = "train") 
         for photo in read_dataset(root, split=split):
             if photo.crop or any(name in photo.image for name in unlabelled):
                 continue
-            seen = reader.candidates(load_image(photo.path))
-            seen = seen.take(filled(seen.kept, "kept"))
             truth = photo.dice
-            right, _ = right_readings(seen.boxes, filled(seen.values, "values"), truth.boxes, truth.values,
-                                      np.ones(len(truth), bool))
-            held, relative = filled(seen.held, "held"), filled(seen.relative, "relative")
-            xs.append(features(held, seen.scores, relative, seen.not_a_die))
+            x, right = _judged(reader, load_image(photo.path), truth.boxes, truth.values, np.ones(len(truth), bool))
+            xs.append(x)
             ys.append(right)
     if not xs:
         return np.zeros((0, 5)), np.zeros(0, bool)
