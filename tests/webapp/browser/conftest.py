@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -113,9 +114,10 @@ class Phone:
         self.context.close()
 
 
-@pytest.fixture
-def phones(browser) -> Iterator:
-    """`phones(lang)` opens a phone; every phone opened must end the test without errors."""
+@contextmanager
+def phones_of(browser) -> Iterator[Callable[..., Phone]]:
+    """`open_phone(lang)` opens a phone in `browser`; on leaving, every phone opened is
+    closed and must have ended without errors."""
     opened: list[Phone] = []
 
     def open_phone(lang: str = "de") -> Phone:
@@ -128,6 +130,13 @@ def phones(browser) -> Iterator:
     for p in opened:
         p.close()
     assert errors == [], "\n".join(errors)
+
+
+@pytest.fixture
+def phones(browser) -> Iterator:
+    """`phones(lang)` opens a phone; every phone opened must end the test without errors."""
+    with phones_of(browser) as open_phone:
+        yield open_phone
 
 
 @pytest.fixture(scope="session")

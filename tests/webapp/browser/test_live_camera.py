@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from .checks import check_screen
-from .conftest import ARGS, Phone
+from .conftest import ARGS, phones_of
 from .live_video import LiveVideo, make_video
 from .play import photo_throw, start_game, text
 
@@ -80,20 +80,23 @@ def live_port(tmp_path_factory) -> Iterator[int]:
     patch.undo()
 
 
+def frame_times(page) -> list[float]:
+    """A list that fills with the time (ms) of every frame the page sends from now on."""
+    sent: list[float] = []
+    page.on("request", lambda r: sent.append(time.time() * 1000) if r.url.endswith("/frames") else None)
+    return sent
+
+
+def wait_for_frames(page, count: int = 2) -> None:
+    """Until live mode has had `count` frames read."""
+    page.wait_for_function(f"() => +(document.getElementById('live').dataset.frames || 0) >= {count}")
+
+
 @pytest.fixture
 def live_phones(camera_browser) -> Iterator:
-    opened: list[Phone] = []
-
-    def open_phone(lang: str = "de") -> Phone:
-        phone = Phone(camera_browser, lang)
-        opened.append(phone)
-        return phone
-
-    yield open_phone
-    errors = [e for p in opened for e in p.errors]
-    for p in opened:
-        p.close()
-    assert errors == [], "\n".join(errors)
+    """Phones in the fake-camera browser, each checked for errors as `phones` checks them."""
+    with phones_of(camera_browser) as open_phone:
+        yield open_phone
 
 
 def get_json(url: str):
@@ -173,8 +176,7 @@ def test_live_mode_takes_one_throw_per_settled_scene(live_phones, live_port, vid
     base = f"http://localhost:{live_port}"
     phone = live_phones(lang)
     page = phone.page
-    frames_sent: list[float] = []
-    page.on("request", lambda r: frames_sent.append(time.time() * 1000) if r.url.endswith("/frames") else None)
+    frames_sent = frame_times(page)
     gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
     assert page.evaluate("window.isSecureContext")
     assert page.locator("#live-why").is_hidden()
@@ -257,11 +259,10 @@ def test_the_camera_stops_when_hidden_and_on_close_and_sends_nothing_after(live_
     base = f"http://localhost:{live_port}"
     phone = live_phones("en")
     page = phone.page
-    sent: list[float] = []
-    page.on("request", lambda r: sent.append(time.time() * 1000) if r.url.endswith("/frames") else None)
+    sent = frame_times(page)
     start_game(phone, base, "spiffel", ["Anna", "Ben"])
     page.click("#live-btn")
-    page.wait_for_function("() => +(document.getElementById('live').dataset.frames || 0) >= 2")
+    wait_for_frames(page)
 
     page.evaluate("""() => {
       Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
@@ -279,7 +280,7 @@ def test_the_camera_stops_when_hidden_and_on_close_and_sends_nothing_after(live_
       Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'visible'});
       document.dispatchEvent(new Event('visibilitychange'));
     }""")
-    page.wait_for_function("() => +(document.getElementById('live').dataset.frames || 0) >= 2")
+    wait_for_frames(page)
 
     page.click("#live-close")
     closed = time.time() * 1000
@@ -431,11 +432,10 @@ def test_wuerfelpoker_pauses_for_the_set_aside_and_reads_on_after_it(live_phones
     base = f"http://localhost:{live_port}"
     phone = live_phones("de")
     page = phone.page
-    sent: list[float] = []
-    page.on("request", lambda r: sent.append(time.time() * 1000) if r.url.endswith("/frames") else None)
+    sent = frame_times(page)
     gid = start_game(phone, base, "wuerfelpoker", ["Anna", "Ben"])
     page.click("#live-btn")
-    page.wait_for_function("() => +(document.getElementById('live').dataset.frames || 0) >= 2")
+    wait_for_frames(page)
 
     # Another phone types a throw in: this one follows, and waits for the set-aside.
     t = post_json(f"{base}/api/games/{gid}/throws", {"dice": [1, 1, 5, 5, 3, 6]})
