@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from .checks import check_screen
-from .play import manual_throw, open_menu, start_game, text, wait_turn
+from .play import FIVE_DICE, manual_throw, open_menu, start_game, text, wait_turn
 
 FOLLOW_MS = 1000
 
@@ -68,6 +68,33 @@ def test_the_other_phone_is_told_when_it_was_faster(phones, base):
     said = ben.page.locator("#toast").inner_text()
     assert said.startswith(text("conflict_by", "de", entry="")) and "Anna: Full House · 25" in said
     wait_turn(ben, "Ben")  # the fresh game came with the refusal
+
+
+def test_a_photo_chosen_before_the_other_phone_moved_on_is_not_filed_under_the_next_player(phones, base):
+    anna, ben = phones("de"), phones("de")
+    gid = start_game(anna, base, "yahtzee", ["Anna", "Ben"])
+    manual_throw(anna, [6, 6, 6, 2, 2])
+    ben.page.goto(f"{base}/g/{gid}?lang=de")
+    ben.page.wait_for_function("() => document.documentElement.dataset.live === 'stream'")
+    # Ben chooses a photo of Anna's dice; it is held while it shrinks (a slow phone)...
+    ben.page.evaluate("""() => {
+      const decode = window.createImageBitmap;
+      window.held = [];
+      window.createImageBitmap = (...args) => new Promise((resolve, reject) => {
+        window.held.push(() => decode(...args).then(resolve, reject));
+      });
+    }""")
+    ben.page.set_input_files("#photo-input", str(FIVE_DICE))
+    ben.page.wait_for_function("() => window.held.length === 1")
+    # ...and meanwhile Anna fills her box.
+    anna.page.click("#options .option[data-box=full_house]")
+    wait_turn(anna, "Ben")
+    ben.page.evaluate("() => window.held.forEach((go) => go())")
+    ben.page.wait_for_selector("#toast.toast-error")
+    said = ben.page.locator("#toast").inner_text()
+    assert said.startswith(text("conflict_by", "de", entry="")) and "Anna: Full House · 25" in said
+    throws = anna.page.request.get(f"{base}/api/games/{gid}/throws").json()
+    assert [t["player"] for t in throws] == ["Anna"], "the photo went in as Ben's throw"
 
 
 def test_a_finished_game_can_be_deleted_with_a_confirmation(phones, base):

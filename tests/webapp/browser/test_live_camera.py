@@ -478,6 +478,40 @@ def test_two_phones_live_on_one_table_enter_each_throw_once(live_phones, live_po
     assert shows[:2] == ["still_a", "still_b"] and len(throws) == 2, shows
 
 
+# The still is encoded at this quality (camera.js STILL_QUALITY); frames are not.
+HOLD_STILLS = """() => {
+  const toBlob = HTMLCanvasElement.prototype.toBlob;
+  window.heldStills = [];
+  HTMLCanvasElement.prototype.toBlob = function (done, type, quality) {
+    if (quality !== 0.92) return toBlob.call(this, done, type, quality);
+    window.heldStills.push(() => toBlob.call(this, done, type, quality));
+  };
+}"""
+
+
+def test_dice_entered_elsewhere_while_this_phone_captures_them_go_in_once(live_phones, live_port, video):
+    base = f"http://localhost:{live_port}"
+    phone = live_phones("de")
+    page = phone.page
+    gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    page.evaluate(HOLD_STILLS)
+    watch = ThrowWatch(base, gid)
+    page.click("#live-btn")
+    # The phone has settled on the dice and is capturing its still: held there while
+    # another phone enters the same dice, and this one learns of it from its frames.
+    page.wait_for_function("() => window.heldStills.length === 1", timeout=40_000)
+    post_json(f"{base}/api/games/{gid}/throws", {"dice": reader_values(video.stills["still_a"], 5)})
+    page.wait_for_function("() => document.querySelectorAll('#dice-strip .die[data-index]').length === 5")
+    page.evaluate("() => window.heldStills.forEach((go) => go())")
+    page.wait_for_function("() => !document.getElementById('toast').hidden")
+    page.wait_for_timeout(1000)
+    assert len(watch.stop()) == 1, "the dice were entered twice"
+    # Said as the throw being in, not as an error.
+    assert page.locator("#toast").inner_text() == text("live_took", "de", n=1)
+    assert page.get_attribute("#toast", "role") == "status"
+    page.click("#live-close")
+
+
 @pytest.mark.parametrize("first", ["live", "typed"])
 def test_live_opened_over_dice_already_entered_does_not_enter_them_again(live_phones, live_port, video, first):
     base = f"http://localhost:{live_port}"

@@ -335,6 +335,10 @@ function beep() {
 async function take() {
   if (live.busy || !live.open) return;
   const seen = live.reading;
+  // The game as these dice were seen: if another phone enters them while this one
+  // captures and sends, the server refuses this copy as stale instead of taking them twice.
+  const version = getState().version;
+  const knew = live.throwId;
   live.busy = true;
   offerAnyway(false);
   say(T.live_taking);
@@ -345,7 +349,7 @@ async function take() {
     const form = new FormData();
     form.append('photo', blob, 'live.jpg');
     if (who()) form.append('by', who());
-    form.append('version', String(getState().version));
+    form.append('version', String(version));
     const res = await request('POST', apiBase() + '/throws', form);
     live.settle.took(seen);
     live.throwId = res.throw_id;
@@ -354,7 +358,14 @@ async function take() {
   } catch (err) {
     // Refused or failed: this scene is not taken again by itself (the player can take it anyway).
     live.settle.took(seen);
-    fail(err);
+    const other = err.status === 409 && err.game && err.game.throw;
+    if (other && other.throw_id !== knew) {
+      // Another phone at the table took these dice first: the throw is in, not an error.
+      setState(err.game);
+      toast(fmt('live_took', {n: other.number}));
+    } else {
+      fail(err);
+    }
   } finally {
     live.busy = false;
   }
