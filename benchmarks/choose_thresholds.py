@@ -13,7 +13,9 @@ confidences only). Ties
 go to the combination listed first, so list the shipped values first. When the grid holds
 only settings of the reader's rules (`JUDGING`: which read boxes are dice), every photo is
 read by the networks once and only the rules run again per combination. `--dice` tells the
-reader each photo's labelled count.
+reader each photo's labelled count. `--held-out F` scores only the train photos a trainer
+run with `--holdout F` left out (`training.data.photos.held_out`, by source photo), for a
+setting that belongs to a network trained without them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 from reader_options import reader_settings
 
 from dicecam.commands.eval import read_labelled
-from dicecam.vision.dataset import read_dataset
+from dicecam.vision.dataset import LabelledPhoto, read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import score_photo, total, unsure_counts
 from dicecam.vision.reader import DiceReader
@@ -38,7 +40,17 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
 DEFAULT_GRID = ("min_relative_size=0.65,0,0.5", "keep_small_above=0.7,0.8,0.9")
 #: Settings of `DiceReader.judge` alone: the networks' readings do not depend on them.
-JUDGING = {"max_not_a_die", "min_relative_size", "keep_small_above", "weak_sure", "max_relative_size", "lone_sure"}
+#: (The whole-die check looks only at the boxes the first reading's rules keep, so a grid
+#: of `min_whole_die` is exact; other rules beside it leave newly kept boxes unchecked.)
+JUDGING = {"max_not_a_die", "min_relative_size", "keep_small_above", "weak_sure", "max_relative_size", "lone_sure",
+           "min_whole_die"}
+
+
+def sources(folder: Path) -> dict[str, str]:
+    """Each photo's source photo (augmented copies share one), by its `image` in labels.jsonl."""
+    with open(folder / "labels.jsonl", encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    return {row["image"]: row.get("source_photo", row["image"]) for row in rows}
 
 
 def parse_grid(specs: list[str]) -> dict[str, list[float]]:
@@ -52,6 +64,17 @@ def parse_grid(specs: list[str]) -> dict[str, list[float]]:
     return grid
 
 
+def chosen(folder: Path, split: str, held: float) -> list[LabelledPhoto]:
+    """The photos of `split`; with `held`, only those a trainer holding out that fraction left out."""
+    photos = read_dataset(folder, split=split)
+    if not held:
+        return photos
+    from dicecam.training.data.photos import held_out  # the trainer's own rule, not a copy
+
+    source = sources(folder)
+    return [photo for photo in photos if held_out(source[photo.image], held)]
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("datasets", nargs="*", type=Path, default=list(DEFAULT_SETS), metavar="DATASET_DIR")
@@ -60,10 +83,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--models", type=Path, help="folder with the ONNX models (default: the shipped ones)")
     p.add_argument("--dice", action="store_true", help="tell the reader each photo's labelled count")
     p.add_argument("--json", action="store_true", help="print one JSON object per combination")
+    p.add_argument("--held-out", type=float, default=0.0, metavar="F",
+                   help="only the photos a trainer run with --holdout F left out")
     args = p.parse_args(argv)
     grid = parse_grid(args.grid or list(DEFAULT_GRID))
     # Decoded once: every combination reads the same pixels.
-    photos = {folder.name: [(photo, load_image(photo.path)) for photo in read_dataset(folder, split=args.split)]
+    photos = {folder.name: [(photo, load_image(photo.path)) for photo in chosen(folder, args.split, args.held_out)]
               for folder in args.datasets}
     rows: list[dict[str, Any]] = []
     read_once = set(grid) <= JUDGING

@@ -103,13 +103,14 @@ class Sample:
 
 
 def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True,
-               holdout: float = 0.0) -> list[Sample]:
+               holdout: float = 0.0, held: bool = False) -> list[Sample]:
     """All photos of `dataset` whose split is `split` ("train" or "dev").
 
     With `faces`, boxes that cover only the pips are grown to the top face (see `grow_to_face`),
     and boxes around whole dice become their top faces (`top_faces`; the whole dice's boxes
     are kept as `die_boxes`). `holdout` leaves out that fraction of the photos (see
-    `held_out`; augmented copies of one photo are held out together). Photos with dice
+    `held_out`; augmented copies of one photo are held out together), or with `held` only
+    that fraction is loaded, to measure on. Photos with dice
     nobody labelled (`UNLABELLED_DICE`) are left out.
     """
     folder = Path(root) / dataset
@@ -119,7 +120,7 @@ def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bo
         for line in fh:
             row = json.loads(line)
             source = row.get("source_photo", row["image"])
-            if row["split"] != split or held_out(source, holdout) or source in UNLABELLED_DICE.get(dataset, ()):
+            if row["split"] != split or held_out(source, holdout) != held or source in UNLABELLED_DICE.get(dataset, ()):
                 continue
             image = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
             if image is None:

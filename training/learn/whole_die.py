@@ -1,0 +1,157 @@
+"""Training the whole-die check (`vision.whole_die`): is a candidate box a die, seen in context?
+
+    python -m dicecam.training.learn.whole_die models/ --out models/      # models/whole_die.onnx
+
+The examples are what the check will meet: every box the models folder's detector and
+reader find on the train photos of every shared set, cut as `vision.whole_die` cuts
+them. A box is a die when it frames a labelled die's top face: paired by the datasets'
+scoring rule with the top faces (where the labels box whole dice, the top face found
+inside each, `training.data.top_faces`). Paired with the whole die's box instead, the
+side face of a die seen low would be a die as often as not (its centre lies in that box);
+here it is what the check must learn to refuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from dicecam.training.data.photos import WHOLE_DIE_SETS, load_split
+from dicecam.training.data.sources import READER_SETS
+from dicecam.training.learn.export import OPSET, _legacy_exporter, _stamp
+from dicecam.vision.boxes import iou
+from dicecam.vision.metrics import match_boxes
+from dicecam.vision.reader import DiceReader
+from dicecam.vision.whole_die import as_input, context_crops
+
+SIZE = 40
+CONTEXT = 2.0
+
+
+def top_face_of_a_die(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.0) -> np.ndarray:
+    """Mask of `found` boxes that frame a labelled die's top face (`truth`: top-face boxes),
+    paired by the scoring rule and overlapping it by `min_iou` or more."""
+    is_die = np.zeros(len(found), bool)
+    pairs = match_boxes(truth, found)
+    if min_iou > 0 and len(pairs):
+        pairs = pairs[iou(found[pairs[:, 1]], truth[pairs[:, 0]]).diagonal() >= min_iou]
+    is_die[pairs[:, 1]] = True
+    return is_die
+
+
+def examples(models: Path, *, split: str = "train", holdout: float = 0.0, held: bool = False,
+             sets: tuple[str, ...] = READER_SETS, min_iou: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Context crops (N, SIZE, SIZE, 3) of every candidate box on `split`'s photos, and
+    whether each frames a labelled die's top face (N,). `holdout`, `held` as `load_split` takes them."""
+    reader = DiceReader(models, threads=2)
+    crops, labels = [], []
+    for name in sets:
+        for sample in load_split(name, split, holdout=holdout, held=held):
+            found = reader.candidates(sample.image)
+            if not len(found):
+                continue
+            truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
+            overlap = min_iou if name in WHOLE_DIE_SETS else 0.0
+            is_die = top_face_of_a_die(truth, found.boxes, min_iou=overlap).astype(np.float32)
+            crops.append(context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT))
+            labels.append(is_die)
+    return np.concatenate(crops), np.concatenate(labels)
+
+
+class WholeDieNet(nn.Module):
+    """Three double-convolution blocks and a logit: 79k weights, about 1 ms for 40 crops."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int) -> nn.Sequential:
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                                 nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                                 nn.MaxPool2d(2))
+
+        self.layers = nn.Sequential(block(3, 16), block(16, 32), block(32, 48), nn.Conv2d(48, 64, 3, padding=1),
+                                    nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.layers(x)
+
+
+def _augmented(crops: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
+    """A batch turned, mirrored, in other colours, lighter or darker and shifted a little:
+    none of that makes a die no die, or a token a die."""
+    batch = np.rot90(crops, int(rng.integers(4)), axes=(1, 2))
+    if rng.random() < 0.5:
+        batch = batch[:, :, ::-1]
+    batch = batch[..., rng.permutation(3)]
+    x = torch.from_numpy(as_input(batch))
+    n = len(x)
+    x = x * torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3) + torch.empty(n, 1, 1, 1).uniform_(-0.15, 0.15)
+    dx, dy = (int(v) for v in rng.integers(-3, 4, 2))
+    return torch.roll(x, (dy, dx), (2, 3))
+
+
+def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
+          seed: int = 77, log: bool = True) -> WholeDieNet:
+    """A check trained on the examples (dice and not-dice weighed alike)."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    model = WholeDieNet()
+    steps = epochs * (len(crops) // batch)
+    opt = torch.optim.AdamW(model.parameters(), lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
+    share = float(labels.mean())
+    loss_of = nn.BCEWithLogitsLoss(pos_weight=torch.tensor((1 - share) / share))
+    started = time.monotonic()
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(crops))
+        total = 0.0
+        for i in range(len(crops) // batch):
+            idx = order[i * batch:(i + 1) * batch]
+            loss = loss_of(model(_augmented(crops[idx], rng)).squeeze(1), torch.from_numpy(labels[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        if log:
+            print(f"epoch {epoch}: loss {total / max(1, len(crops) // batch):.3f}, "
+                  f"{time.monotonic() - started:.0f} s", flush=True)
+    return model.eval()
+
+
+def export(model: WholeDieNet, path: Path) -> None:
+    """The check as ONNX, its crop contract in the file (`vision.whole_die` reads it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(1, 3, SIZE, SIZE)
+    with _legacy_exporter():
+        torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logit"],
+                          dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}}, opset_version=OPSET, dynamo=False)
+    _stamp(path, crop_size=SIZE, context=CONTEXT, output="logit of: the box frames a die")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", type=Path, help="folder with the detector and reader whose boxes the check judges")
+    ap.add_argument("--out", type=Path, required=True, help="folder to write whole_die.onnx into")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=77)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--min-iou", type=float, default=0.0,
+                    help="on whole-die sets, a die's box must overlap its top face this much (V78 tried 0.3)")
+    ap.add_argument("--holdout", type=float, default=0.0,
+                    help="leave this fraction of the train photos out (to choose `min_whole_die` on)")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou)
+    print(f"{len(crops)} boxes, {int(labels.sum())} of them dice", flush=True)
+    export(train(crops, labels, epochs=args.epochs, seed=args.seed), args.out / "whole_die.onnx")
+
+
+if __name__ == "__main__":
+    main()
