@@ -32,7 +32,8 @@ class Candidates:
     `not_a_die` (its probability that the box shows no die's top face), `relative` (the
     box's longer side over the photo's typical die) and `kept` (whether the reader's
     rules keep the box as a die). `lone` marks boxes found only by enlarging a photo where
-    the detector's first look found nothing.
+    the detector's first look found nothing. `whole` is the whole-die check's
+    probability that the box is a die (NaN where it did not look: boxes already dropped).
     """
 
     boxes: np.ndarray
@@ -44,6 +45,7 @@ class Candidates:
     relative: np.ndarray | None = None
     kept: np.ndarray | None = None
     lone: np.ndarray | None = None
+    whole: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.scores)
@@ -62,7 +64,7 @@ class Candidates:
     def empty(cls) -> Candidates:
         """No boxes, every array present and empty."""
         return cls(np.zeros((0, 4), np.float32), _rows(0), np.zeros(0, np.int64), _rows(0), _rows(0), _rows(0),
-                   _rows(0), np.zeros(0, bool), np.zeros(0, bool))
+                   _rows(0), np.zeros(0, bool), np.zeros(0, bool), _rows(0))
 
     def __len__(self) -> int:
         return len(self.scores)
@@ -95,7 +97,10 @@ class Candidates:
 
     def likelihood(self, fit: ConfidenceFit | None = None) -> np.ndarray:
         """How likely each box is a die of the throw, read right: what a known count ranks by."""
-        return self.confidence(fit) * (1.0 - filled(self.not_a_die, "not_a_die"))
+        likely = self.confidence(fit) * (1.0 - filled(self.not_a_die, "not_a_die"))
+        if self.whole is not None:
+            likely = likely * np.where(np.isnan(self.whole), 1.0, self.whole)
+        return likely
 
     def dice(self, fit: ConfidenceFit | None = None) -> Dice:
         """The kept rows as the result type, in reading order (all rows where none were judged)."""

@@ -1,6 +1,7 @@
-"""The trained dice reader: a detector finds each die's top face, a face reader reads it.
+"""The trained dice reader: a detector finds each die's top face, a face reader reads it,
+and a whole-die check looks at each die kept in context.
 
-Both networks run with onnxruntime. Their preprocessing contract (input size, stride,
+The networks run with onnxruntime. Their preprocessing contract (input size, stride,
 crop scale) travels inside the ONNX files as metadata, so the runtime never has to
 import the training code. `DiceReader` composes the two with one frozen `ReaderSettings`;
 `Candidates` carries every box from the detector through the reading to the result.
@@ -24,11 +25,14 @@ from dicecam.vision.face_reader import FaceReader
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
 from dicecam.vision.settings import ReaderSettings
+from dicecam.vision.whole_die import WholeDieCheck
 
 #: The shipped networks: package data of `dicecam.models` (the repository's `models/`).
 DEFAULT_MODELS = Path(str(resources.files("dicecam.models")))
 DETECTOR_FILE = "detector.onnx"
 READER_FILE = "reader.onnx"
+#: Optional: a models folder without it (an older pair) reads without the check.
+WHOLE_DIE_FILE = "whole_die.onnx"
 #: A die added to reach a known count is at most this sure: the page asks the player about it.
 ADDED_AT_MOST = 0.5
 
@@ -48,6 +52,8 @@ class DiceReader:
         self.settings = (settings or ReaderSettings()).but(**changes)
         self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings)
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
+        check = folder / WHOLE_DIE_FILE
+        self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
 
     @property
@@ -85,7 +91,10 @@ class DiceReader:
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
         photo = Halvings(image)
-        return self.judge(self.face.read(photo, self.detector.find(photo)))
+        judged = self.judge(self.face.read(photo, self.detector.find(photo)))
+        if self.whole_die is None or not len(judged):
+            return judged
+        return self.judge(self.whole_die.look(image, judged))
 
     def detect(self, image: np.ndarray) -> Candidates:
         """The detector's boxes and peaks alone, not read (for mining and tests)."""
@@ -114,6 +123,9 @@ class DiceReader:
         keep = (filled(seen.not_a_die, "not_a_die") < s.max_not_a_die) & ~stray & plain & ~giant
         # Found only by enlarging a photo where nothing was: specks, unless read plainly.
         keep &= ~filled(seen.lone, "lone") | (top >= s.lone_sure)
+        if seen.whole is not None:
+            # A token, a printed dot or a side face: in context it is plainly no die.
+            keep &= ~(seen.whole < s.min_whole_die)  # NaN (not looked at) keeps the rules' word
         return replace(seen, kept=keep)
 
     def _counted(self, found: Candidates, count: int) -> Dice:

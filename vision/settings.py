@@ -33,6 +33,9 @@ class ReaderSettings:
     extra reads, the likeliest dice first, so a cluttered photo costs about what a clean
     one does.
 
+    Whole die: a kept box that the whole-die check (where the models folder has one)
+    gives under `min_whole_die` of being a die is dropped.
+
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
     under `low_confidence` are shown to players as unsure.
@@ -55,6 +58,7 @@ class ReaderSettings:
     check_below: float = 0.9
     colours: bool = True
     max_second_looks: int = 24
+    min_whole_die: float = 0.3
     capped: bool = True
     low_confidence: float = UNSURE_BELOW
 

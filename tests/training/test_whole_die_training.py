@@ -1,0 +1,74 @@
+"""The whole-die check's training: it learns from its examples, and its file keeps its contract."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("onnx", reason="training needs the `train` extra")
+
+from dicecam.training.learn.whole_die import CONTEXT, SIZE, WholeDieNet, export, top_face_of_a_die, train  # noqa: E402
+from dicecam.vision.candidates import Candidates  # noqa: E402
+from dicecam.vision.onnx import session  # noqa: E402
+from dicecam.vision.whole_die import WholeDieCheck, as_input  # noqa: E402
+
+
+def _squares(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Noise crops, half of them with a light square in the middle (the "dice" here)."""
+    crops = rng.integers(0, 90, (n, SIZE, SIZE, 3), dtype=np.uint8)
+    labels = (np.arange(n) % 2).astype(np.float32)
+    crops[labels == 1, 12:28, 12:28] = 230
+    return crops, labels
+
+
+def test_the_exported_check_gives_what_the_network_gives_and_reads_its_crop_contract(tmp_path) -> None:
+    torch.manual_seed(0)
+    model = WholeDieNet().eval()
+    export(model, tmp_path / "whole_die.onnx")
+    check = WholeDieCheck(session(tmp_path / "whole_die.onnx", 1))
+    assert (check.size, check.context) == (SIZE, CONTEXT)
+    crops, _ = _squares(6, np.random.default_rng(1))
+    with torch.no_grad():
+        expected = torch.sigmoid(model(torch.from_numpy(as_input(crops)))).squeeze(1).numpy()
+    photo = np.zeros((SIZE, SIZE * 6, 3), np.uint8)
+    for i, crop in enumerate(crops):
+        photo[:, i * SIZE:(i + 1) * SIZE] = crop
+    # A box half the crop's side, centred in each tile, is cut back out as that tile.
+    q = SIZE / 4
+    boxes = np.array([[i * SIZE + q, q, i * SIZE + 3 * q, 3 * q] for i in range(6)], np.float32)
+    np.testing.assert_allclose(check.probability(photo, boxes), expected, atol=2e-3)
+
+
+def test_training_tells_the_examples_dice_from_the_rest() -> None:
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(3)
+    crops, labels = _squares(512, rng)
+    model = train(crops, labels, epochs=4, batch=64, log=False)
+    test, truth = _squares(64, np.random.default_rng(9))
+    with torch.no_grad():
+        said = torch.sigmoid(model(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
+    assert (said == (truth == 1)).mean() >= 0.95
+
+
+def test_the_check_looks_only_at_the_boxes_the_rules_keep(tmp_path) -> None:
+    torch.manual_seed(0)
+    export(WholeDieNet(), tmp_path / "whole_die.onnx")
+    check = WholeDieCheck(session(tmp_path / "whole_die.onnx", 1))
+    f = np.float32
+    two = Candidates(np.array([[10, 10, 40, 40], [60, 60, 90, 90]], f), np.ones(2, f), kept=np.array([True, False]))
+    photo = np.random.default_rng(4).integers(0, 255, (120, 120, 3), dtype=np.uint8)
+    whole = check.look(photo, two).whole
+    assert 0.0 <= whole[0] <= 1.0 and np.isnan(whole[1])
+
+
+def test_a_side_face_below_its_top_face_is_no_die_but_the_top_face_is() -> None:
+    top = np.array([[100, 100, 140, 130]], np.float32)  # the top face, found inside a whole-die box
+    found = np.array([[101, 99, 141, 131],   # the top face
+                      [100, 131, 140, 175],  # the side face below it: its centre outside the top face
+                      [300, 300, 340, 340]], np.float32)
+    assert top_face_of_a_die(top, found).tolist() == [True, False, False]
+    # An estimate a little off still pairs; the overlap bound V78 tried refuses it.
+    off = np.array([[112, 108, 160, 150]], np.float32)
+    assert top_face_of_a_die(top, off).tolist() == [True]
+    assert top_face_of_a_die(top, off, min_iou=0.3).tolist() == [False]
