@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from dicecam.training.data.photos import WHOLE_DIE_SETS, load_split
-from dicecam.training.data.sources import READER_SETS
+from dicecam.training.data.sources import READER_SETS, synth_scene_source
 from dicecam.training.learn.export import OPSET, _legacy_exporter, _stamp
 from dicecam.vision.boxes import iou
 from dicecam.vision.metrics import match_boxes
@@ -60,6 +60,27 @@ def examples(models: Path, *, split: str = "train", holdout: float = 0.0, held: 
             is_die = top_face_of_a_die(truth, found.boxes, min_iou=overlap).astype(np.float32)
             crops.append(context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT))
             labels.append(is_die)
+    return np.concatenate(crops), np.concatenate(labels)
+
+
+def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: float = 0.7
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """As `examples`, on rendered upright throws (`clutter` of them on a game table): there
+    every die's top face is known exactly, so its side faces and the decoys are no dice."""
+    draw = synth_scene_source(upright=True, clutter=clutter)
+    if draw is None:
+        raise RuntimeError("the renderer is missing: install the train extra")
+    reader = DiceReader(models, threads=2)
+    rng = np.random.default_rng(seed)
+    crops, labels = [], []
+    for _ in range(scenes):
+        sample = draw(rng)
+        found = reader.candidates(sample.image)
+        if not len(found):
+            continue
+        truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
+        crops.append(context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT))
+        labels.append(top_face_of_a_die(truth, found.boxes).astype(np.float32))
     return np.concatenate(crops), np.concatenate(labels)
 
 
@@ -144,11 +165,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--min-iou", type=float, default=0.0,
                     help="on whole-die sets, a die's box must overlap its top face this much (V78 tried 0.3)")
+    ap.add_argument("--scenes", type=int, default=0, help="rendered upright throws to add (their side faces and decoys)")
     ap.add_argument("--holdout", type=float, default=0.0,
                     help="leave this fraction of the train photos out (to choose `min_whole_die` on)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou)
+    if args.scenes:
+        more = rendered_examples(args.models, scenes=args.scenes, seed=args.seed)
+        crops, labels = np.concatenate([crops, more[0]]), np.concatenate([labels, more[1]])
     print(f"{len(crops)} boxes, {int(labels.sum())} of them dice", flush=True)
     export(train(crops, labels, epochs=args.epochs, seed=args.seed), args.out / "whole_die.onnx")
 
