@@ -59,6 +59,7 @@ def test_the_check_looks_only_at_the_boxes_the_rules_keep(tmp_path) -> None:
     two = Candidates(np.array([[10, 10, 40, 40], [60, 60, 90, 90]], f), np.ones(2, f), kept=np.array([True, False]))
     photo = np.random.default_rng(4).integers(0, 255, (120, 120, 3), dtype=np.uint8)
     whole = check.look(photo, two).whole
+    assert whole is not None
     assert 0.0 <= whole[0] <= 1.0 and np.isnan(whole[1])
 
 
