@@ -165,7 +165,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--min-iou", type=float, default=0.0,
                     help="on whole-die sets, a die's box must overlap its top face this much (V78 tried 0.3)")
-    ap.add_argument("--scenes", type=int, default=0, help="rendered upright throws to add (their side faces and decoys)")
+    ap.add_argument("--scenes", type=int, default=0,
+                    help="rendered upright throws to add (their side faces and decoys)")
     ap.add_argument("--holdout", type=float, default=0.0,
                     help="leave this fraction of the train photos out (to choose `min_whole_die` on)")
     args = ap.parse_args(argv)
