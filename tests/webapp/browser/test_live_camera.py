@@ -489,9 +489,11 @@ HOLD_STILLS = """() => {
 }"""
 
 
-def test_dice_entered_elsewhere_while_this_phone_captures_them_go_in_once(live_phones, live_port, video):
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_dice_entered_elsewhere_while_this_phone_captures_them_go_in_once(live_phones, live_port, video, screens,
+                                                                           lang):
     base = f"http://localhost:{live_port}"
-    phone = live_phones("de")
+    phone = live_phones(lang)
     page = phone.page
     gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
     page.evaluate(HOLD_STILLS)
@@ -507,8 +509,9 @@ def test_dice_entered_elsewhere_while_this_phone_captures_them_go_in_once(live_p
     page.wait_for_timeout(1000)
     assert len(watch.stop()) == 1, "the dice were entered twice"
     # Said as the throw being in, not as an error.
-    assert page.locator("#toast").inner_text() == text("live_took", "de", n=1)
+    assert page.locator("#toast").inner_text() == text("live_took", lang, n=1)
     assert page.get_attribute("#toast", "role") == "status"
+    check_screen(phone, "live-taken-elsewhere", screens, full_page=False)
     page.click("#live-close")
 
 
