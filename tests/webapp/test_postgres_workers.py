@@ -70,9 +70,11 @@ def test_a_phone_on_one_worker_hears_every_write_made_on_another(two_workers):
         seen = events(stream, time.monotonic() + 20)
         assert next(seen) == ("version", {"version": 1})
         for expected in (2, 3):
+            written = time.monotonic()
             status, _ = call(one, "POST", f"/api/games/{gid}/throws", {"dice": [6, 6, 6, 5, 5]})
             assert status == 201
             assert next(seen) == ("version", {"version": expected})
+            assert time.monotonic() - written < 1.0
 
 
 @on_postgres
