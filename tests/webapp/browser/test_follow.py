@@ -45,6 +45,13 @@ def test_a_second_phone_follows_within_a_second(phones, base, screens):
     ben.page.wait_for_selector("#join", state="hidden")
 
 
+def told_anna_was_faster(phone) -> None:
+    """The phone says, as a refusal, that Anna's Full House went in first."""
+    phone.page.wait_for_selector("#toast.toast-error")
+    said = phone.page.locator("#toast").inner_text()
+    assert said.startswith(text("conflict_by", phone.lang, entry="")) and "Anna: Full House · 25" in said
+
+
 def test_the_other_phone_is_told_when_it_was_faster(phones, base):
     anna, ben = phones("de"), phones("de")
     gid = start_game(anna, base, "yahtzee", ["Anna", "Ben"])
@@ -64,9 +71,7 @@ def test_the_other_phone_is_told_when_it_was_faster(phones, base):
     anna.page.click("#options .option[data-box=full_house]")
     wait_turn(anna, "Ben")
     ben.page.click("#options .option[data-box=three_kind]")
-    ben.page.wait_for_selector("#toast.toast-error")
-    said = ben.page.locator("#toast").inner_text()
-    assert said.startswith(text("conflict_by", "de", entry="")) and "Anna: Full House · 25" in said
+    told_anna_was_faster(ben)
     wait_turn(ben, "Ben")  # the fresh game came with the refusal
 
 
@@ -90,9 +95,7 @@ def test_a_photo_chosen_before_the_other_phone_moved_on_is_not_filed_under_the_n
     anna.page.click("#options .option[data-box=full_house]")
     wait_turn(anna, "Ben")
     ben.page.evaluate("() => window.held.forEach((go) => go())")
-    ben.page.wait_for_selector("#toast.toast-error")
-    said = ben.page.locator("#toast").inner_text()
-    assert said.startswith(text("conflict_by", "de", entry="")) and "Anna: Full House · 25" in said
+    told_anna_was_faster(ben)
     throws = anna.page.request.get(f"{base}/api/games/{gid}/throws").json()
     assert [t["player"] for t in throws] == ["Anna"], "the photo went in as Ben's throw"
 
