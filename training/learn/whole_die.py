@@ -85,7 +85,8 @@ def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: flo
 
 
 class WholeDieNet(nn.Module):
-    """Three double-convolution blocks and a logit: 79k weights, about 1 ms for 40 crops."""
+    """Three double-convolution blocks and a logit: 79k weights. About 0.25 ms a crop on
+    2 cores (1.2 ms for 5 kept boxes, 9.7 ms for 40), so it looks only at the kept ones."""
 
     def __init__(self) -> None:
         super().__init__()
