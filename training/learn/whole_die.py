@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from dicecam.training.data.photos import WHOLE_DIE_SETS, load_split
+from dicecam.training.data.photos import WHOLE_DIE_SETS, Sample, load_split
 from dicecam.training.data.sources import READER_SETS, synth_scene_source
 from dicecam.training.learn.export import OPSET, _legacy_exporter, _stamp
 from dicecam.vision.boxes import iou
@@ -49,18 +49,9 @@ def examples(models: Path, *, split: str = "train", holdout: float = 0.0, held: 
     """Context crops (N, SIZE, SIZE, 3) of every candidate box on `split`'s photos, and
     whether each frames a labelled die's top face (N,). `holdout`, `held` as `load_split` takes them."""
     reader = DiceReader(models, threads=2)
-    crops, labels = [], []
-    for name in sets:
-        for sample in load_split(name, split, holdout=holdout, held=held):
-            found = reader.candidates(sample.image)
-            if not len(found):
-                continue
-            truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
-            overlap = min_iou if name in WHOLE_DIE_SETS else 0.0
-            is_die = top_face_of_a_die(truth, found.boxes, min_iou=overlap).astype(np.float32)
-            crops.append(context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT))
-            labels.append(is_die)
-    return np.concatenate(crops), np.concatenate(labels)
+    seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0)
+            for name in sets for sample in load_split(name, split, holdout=holdout, held=held)]
+    return _joined(seen)
 
 
 def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: float = 0.7
@@ -72,16 +63,19 @@ def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: flo
         raise RuntimeError("the renderer is missing: install the train extra")
     reader = DiceReader(models, threads=2)
     rng = np.random.default_rng(seed)
-    crops, labels = [], []
-    for _ in range(scenes):
-        sample = draw(rng)
-        found = reader.candidates(sample.image)
-        if not len(found):
-            continue
-        truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
-        crops.append(context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT))
-        labels.append(top_face_of_a_die(truth, found.boxes).astype(np.float32))
-    return np.concatenate(crops), np.concatenate(labels)
+    return _joined([_cut(reader, draw(rng)) for _ in range(scenes)])
+
+
+def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The context crops of every box `reader` finds on one photo, and which are dice."""
+    found = reader.candidates(sample.image)
+    truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
+    is_die = top_face_of_a_die(truth, found.boxes, min_iou=min_iou).astype(np.float32)
+    return context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT), is_die
+
+
+def _joined(seen: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    return np.concatenate([crops for crops, _ in seen]), np.concatenate([labels for _, labels in seen])
 
 
 class WholeDieNet(nn.Module):
