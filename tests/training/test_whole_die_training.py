@@ -73,3 +73,20 @@ def test_a_side_face_below_its_top_face_is_no_die_but_the_top_face_is() -> None:
     off = np.array([[112, 108, 160, 150]], np.float32)
     assert top_face_of_a_die(top, off).tolist() == [True]
     assert top_face_of_a_die(top, off, min_iou=0.3).tolist() == [False]
+
+
+def test_a_crop_of_one_die_counts_that_die_as_a_die() -> None:
+    from pathlib import Path
+
+    from dicecam.training.data.photos import Sample
+    from dicecam.training.learn.whole_die import _cut
+    from dicecam.vision.decode import load_image
+    from dicecam.vision.reader import DiceReader
+
+    # chase_dji's photos are crops, one die filling the frame, labelled without a box.
+    photo = Path(__file__).resolve().parents[2] / "sample_images" / "chase_dji" / \
+        "DJI_20241005232636_0141_D_detection_1.jpg"
+    crop = Sample(load_image(photo), None, np.array([1]), photo.name)
+    crops, is_die = _cut(DiceReader(), crop)
+    assert len(crops) == len(is_die) >= 1
+    assert is_die.sum() == 1  # the die, once; any other box on it (a pip) is no die

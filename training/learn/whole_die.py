@@ -67,9 +67,14 @@ def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: flo
 
 
 def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """The context crops of every box `reader` finds on one photo, and which are dice."""
+    """The context crops of every box `reader` finds on one photo, and which are dice.
+
+    A sample without boxes is a crop of one die filling the frame (chase_dji): its die's
+    box is the whole photo, as the datasets' scoring rule has it.
+    """
     found = reader.candidates(sample.image)
-    truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
+    h, w = sample.image.shape[:2]
+    truth = sample.boxes if sample.boxes is not None else np.array([[0, 0, w, h]], np.float32)
     is_die = top_face_of_a_die(truth, found.boxes, min_iou=min_iou).astype(np.float32)
     return context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT), is_die
 
