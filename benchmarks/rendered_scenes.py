@@ -18,7 +18,9 @@ turned about its axis any way; `--upright` draws the scenes as a phone held upri
 takes them (the table's far side at the photo's top), as players' photos come.
 `--clutter 1` puts every throw on a game table's clutter (printed cloths and boards, number
 tokens, pieces, cards, numeral dice, tray hardware: `training.render.clutter`) and counts
-the boxes reported on those decoys; `--dice` tells the reader how many dice each throw has.
+the boxes reported on those decoys, and how many of them sure, by kind of decoy (each box
+goes to the smallest decoy holding its centre); `--dice` tells the reader how many dice
+each throw has.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from pathlib import Path
 
@@ -62,25 +65,48 @@ def rendered(seed: str, count: int, *, upright: bool = False,
         yield s, (s.readable if s.readable is not None else np.ones(len(s.values), bool))
 
 
+def fooled_by(boxes: np.ndarray, sure: np.ndarray, decoys: np.ndarray | None,
+              kinds: Sequence[str] | None) -> Counter[tuple[str, bool]]:
+    """How many of `boxes` (extra boxes, none on a die) lie on a decoy, by (the decoy's kind,
+    whether the box was reported `sure`). A box goes to the smallest decoy holding its centre:
+    a token printed on a board is the token. Decoys of unknown kind count as "clutter"."""
+    fooled: Counter[tuple[str, bool]] = Counter()
+    if decoys is None or not len(decoys) or not len(boxes):
+        return fooled
+    holds = inside(centres(boxes), decoys)  # (boxes, decoys)
+    area = (decoys[:, 2] - decoys[:, 0]) * (decoys[:, 3] - decoys[:, 1])
+    for i in np.flatnonzero(holds.any(axis=1)):
+        smallest = int(np.flatnonzero(holds[i])[np.argmin(area[holds[i]])])
+        fooled[(kinds[smallest] if kinds is not None else "clutter", bool(sure[i]))] += 1
+    return fooled
+
+
 def score_scene(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values: np.ndarray,
                 readable: np.ndarray, die_boxes: np.ndarray | None = None, *, decoys: np.ndarray | None = None,
-                count: int | None = None) -> tuple[Score, int, tuple[int, int], int]:
+                decoy_kinds: Sequence[str] | None = None,
+                count: int | None = None) -> tuple[Score, int, tuple[int, int], Counter[tuple[str, bool]]]:
     """One scene's score, unreadable dice and the readings on them left out; how many of
     its extra boxes lie on a die's picture (a side face or part of a die, not the table);
-    how many of its mistakes and of its right dice are marked unsure; and how many boxes
-    were reported on `decoys` (clutter). `count`: the reader is told how many dice there are."""
+    how many of its mistakes and of its right dice are marked unsure; and the boxes
+    reported on `decoys` (clutter) by kind and sureness (`fooled_by`). `count`: the reader
+    is told how many dice there are."""
     truth = Dice(boxes, values, np.ones(len(values), np.float32))
     found = reader.read(image, count=count)
     pairs = match_boxes(truth.boxes, found.boxes)
     extra = np.ones(len(found), bool)
     extra[pairs[:, 1]] = False
     on_dice = 0 if die_boxes is None else int(inside(centres(found.boxes[extra]), die_boxes).any(axis=1).sum())
-    on_decoys = 0
-    if decoys is not None and len(decoys):
-        on_decoys = int(inside(centres(found.boxes[extra]), decoys).any(axis=1).sum())
+    fooled = fooled_by(found.boxes[extra], found.confidences[extra] >= reader.low_confidence, decoys, decoy_kinds)
     found = found[right_readings(found.boxes, found.values, boxes, values, readable)[1]]
     return (score_photo(truth[readable], found), on_dice, unsure_counts(truth[readable], found, reader.low_confidence),
-            on_decoys)
+            fooled)
+
+
+def by_kind(fooled: Counter[tuple[str, bool]], shown: Counter[str]) -> dict[str, dict[str, int]]:
+    """Per kind of decoy: how many were `shown`, how many boxes were reported on them, how many sure."""
+    kinds = sorted(set(shown) | {kind for kind, _ in fooled}, key=lambda k: (-shown[k], k))
+    return {kind: {"shown": shown[kind], "boxes": fooled[(kind, True)] + fooled[(kind, False)],
+                   "sure": fooled[(kind, True)]} for kind in kinds}
 
 
 def by_tilt(scores: list[Score], tilts: list[float]) -> dict[str, Score]:
@@ -109,22 +135,29 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     options = reader_options(args.option)
     reader = DiceReader(args.models, settings=reader_settings(options))
-    scores, tilts, on_dice, on_decoys, marked = [], [], 0, 0, np.zeros(2, np.int64)
+    scores, tilts, on_dice, marked = [], [], 0, np.zeros(2, np.int64)
+    fooled: Counter[tuple[str, bool]] = Counter()
+    shown: Counter[str] = Counter()
     for s, readable in rendered(args.seed, args.scenes, upright=args.upright, clutter=args.clutter):
         assert s.boxes is not None and s.tilt_deg is not None  # a rendered scene knows both
-        score, extra_on_dice, unsure, fooled = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes,
-                                                           decoys=s.decoys, count=len(s.values) if args.dice else None)
+        score, extra_on_dice, unsure, on_decoys = score_scene(
+            reader, s.image, s.boxes, s.values, readable, s.die_boxes, decoys=s.decoys, decoy_kinds=s.decoy_kinds,
+            count=len(s.values) if args.dice else None)
         scores.append(score)
         tilts.append(s.tilt_deg)
         on_dice += extra_on_dice
-        on_decoys += fooled
+        fooled += on_decoys
+        shown.update(s.decoy_kinds or ())
         marked += unsure
     result = total(scores)
+    on_decoys_total = sum(fooled.values())
+    kinds = by_kind(fooled, shown)
     bands = by_tilt(scores, tilts) if args.by_tilt else {}
     if args.json:
         print(json.dumps({"scenes": args.scenes, "options": options, **result.to_dict(),
                           "clutter": args.clutter, "count_given": args.dice,
-                          "extra_boxes_on_dice": on_dice, "boxes_on_decoys": on_decoys,
+                          "extra_boxes_on_dice": on_dice, "boxes_on_decoys": on_decoys_total,
+                          "decoys_by_kind": kinds,
                           "mistakes_unsure": int(marked[0]), "right_unsure": int(marked[1]),
                           **({"by_tilt": {k: v.to_dict() for k, v in bands.items()}} if bands else {})}))
     else:
@@ -132,8 +165,11 @@ def main(argv: list[str] | None = None) -> int:
               f"recall {result.recall:.4f}, precision {result.precision:.4f}, value accuracy "
               f"{result.value_accuracy:.4f}, read F1 {result.read_f1:.4f}, "
               f"exact-roll rate {result.exact_roll_rate:.3f}; {on_dice} extra boxes on a die's picture "
-              f"(side faces, parts of dice), {on_decoys} on clutter; marked unsure "
+              f"(side faces, parts of dice), {on_decoys_total} on clutter; marked unsure "
               f"{marked[0]}/{result.mistakes} mistakes, {marked[1]}/{result.right} right dice")
+        if kinds:
+            print("  boxes on clutter by kind (boxes, of them sure / decoys shown): " + ", ".join(
+                f"{kind} {k['boxes']}, {k['sure']} sure / {k['shown']}" for kind, k in kinds.items()))
         for band, score in bands.items():
             print(f"  tilt {band:>5} degrees, {score.photos:4d} scenes: recall {score.recall:.4f}, precision "
                   f"{score.precision:.4f}, value accuracy {score.value_accuracy:.4f}, read F1 {score.read_f1:.4f}")

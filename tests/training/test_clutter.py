@@ -40,6 +40,21 @@ def test_cluttered_scenes_carry_decoys_apart_from_every_die() -> None:
             assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
 
 
+def test_every_decoy_of_a_scene_says_what_it_is() -> None:
+    rng = np.random.default_rng(11)
+    scenes = [render_scene(rng, clutter=1.0) for _ in range(12)]
+    kinds = [kind for s in scenes for kind in s.decoy_kinds]
+    assert all(len(s.decoy_kinds) == len(s.decoys) for s in scenes)
+    assert set(kinds) <= set(clutter.SURFACES) | set(clutter.OBJECTS) | {"numeral_d6"}
+    assert len(set(kinds)) >= 4  # surfaces and objects both, not one name for all
+
+
+def test_the_kinds_do_not_change_what_is_drawn() -> None:
+    # The benchmark's scenes come from fixed seeds: naming decoys must not draw anything more.
+    a, b = (render_scene(np.random.default_rng(7), clutter=1.0) for _ in range(2))
+    assert np.array_equal(a.image, b.image) and a.decoys == b.decoys and a.decoy_kinds == b.decoy_kinds
+
+
 def test_no_clutter_asked_gives_no_decoys() -> None:
     rng = np.random.default_rng(11)
     assert all(not render_scene(rng).decoys for _ in range(6))

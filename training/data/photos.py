@@ -100,6 +100,8 @@ class Sample:
     tilt_deg: float | None = None
     #: Boxes (K, 4) of things that could pass for a die and are none (rendered clutter), where known.
     decoys: np.ndarray | None = None
+    #: What each of `decoys` is (`render.scene.Scene.decoy_kinds`), where known.
+    decoy_kinds: tuple[str, ...] | None = None
 
 
 def load_split(dataset: str, split: str, *, root: Path = DEFAULT_ROOT, faces: bool = True,

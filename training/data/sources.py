@@ -41,7 +41,7 @@ def synth_scene_source(*, upright: bool = False, steep: bool = False, clutter: f
         readable = np.array([d.readable for d in scene.dice], bool)
         decoys = np.array(scene.decoys, np.float32).reshape(-1, 4)
         return Sample(scene.image, boxes, values, "synth", die_boxes, readable=readable, tilt_deg=scene.tilt_deg,
-                      decoys=decoys)
+                      decoys=decoys, decoy_kinds=scene.decoy_kinds)
 
     return draw
 

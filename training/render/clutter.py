@@ -4,13 +4,16 @@ Surfaces return a uint8 BGR texture (h, w, 3) in table coordinates, like
 `textures.SURFACES`; `add_objects` paints things into such a texture in place. Sizes are in
 texture pixels per die edge (`ppd`), so a token is as big beside a die as on a real table.
 Both return the boxes (texture pixels, [x0, y0, x1, y1]) of what could pass for a die at a
-glance: number tokens, numeral and polyhedral dice, domino halves, eyes, snaps. The scene
-carries them through its camera, so training can show each one as "not a die".
+glance: number tokens, numeral and polyhedral dice, domino halves, eyes, snaps;
+`cluttered_surface` and `add_objects` name each one's kind too (`Decoy`). The scene
+carries them through its camera, so training can show each one as "not a die" and the
+rendered benchmark can say which kinds still pass for dice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -19,6 +22,14 @@ from dicecam.training.render.textures import fine_noise, jitter_color, smooth_no
 
 Box = tuple[float, float, float, float]
 Boxes = list[Box]
+
+
+@dataclass(frozen=True)
+class Decoy:
+    """Something that could pass for a die and is none: its box, and which surface or object it is."""
+
+    box: Box
+    kind: str
 
 _SHIFT = 4
 _SUB = 1 << _SHIFT
@@ -265,12 +276,13 @@ SURFACES: dict[str, tuple[Callable[[np.random.Generator, int, int, float], tuple
 }
 
 
-def cluttered_surface(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarray, Boxes]:
-    """One of `SURFACES`, drawn by its weight."""
+def cluttered_surface(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarray, list[Decoy]]:
+    """One of `SURFACES`, drawn by its weight; its decoys are of that surface's kind."""
     names = list(SURFACES)
     p = np.array([SURFACES[n][1] for n in names])
     name = names[rng.choice(len(names), p=p / p.sum())]
-    return SURFACES[name][0](rng, h, w, ppd)
+    tex, boxes = SURFACES[name][0](rng, h, w, ppd)
+    return tex, [Decoy(box, name) for box in boxes]
 
 
 # --- objects ----------------------------------------------------------------------------
@@ -456,14 +468,14 @@ OBJECTS: dict[str, tuple[Callable[..., Box], float]] = {
 }
 
 
-def add_objects(rng: np.random.Generator, img: np.ndarray, ppd: float, *, count: int) -> Boxes:
-    """Paint `count` random `OBJECTS` into `img` in place; their boxes (texture pixels)."""
+def add_objects(rng: np.random.Generator, img: np.ndarray, ppd: float, *, count: int) -> list[Decoy]:
+    """Paint `count` random `OBJECTS` into `img` in place; their boxes (texture pixels) and kinds."""
     h, w = img.shape[:2]
     names = list(OBJECTS)
     p = np.array([OBJECTS[n][1] for n in names])
-    boxes: Boxes = []
+    decoys: list[Decoy] = []
     for _ in range(count):
         name = names[rng.choice(len(names), p=p / p.sum())]
         c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
-        boxes.append(OBJECTS[name][0](rng, img, c, ppd))
-    return boxes
+        decoys.append(Decoy(OBJECTS[name][0](rng, img, c, ppd), name))
+    return decoys

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from dicecam.training.render.clutter import add_objects, cluttered_surface
+from dicecam.training.render.clutter import Decoy, add_objects, cluttered_surface
 from dicecam.training.render.dice import (
     NORMALS,
     Camera,
@@ -64,6 +64,9 @@ class Scene:
     tilt_deg: float = 0.0
     #: Boxes of things that could pass for a die and are none: tokens, numeral dice, eyes (image pixels).
     decoys: tuple[Box, ...] = ()
+    #: What each of `decoys` is: a surface (`clutter.SURFACES`) or an object (`clutter.OBJECTS`) by
+    #: name, or "numeral_d6": a cube die with digits for pips, thrown among the dice.
+    decoy_kinds: tuple[str, ...] = ()
 
 
 def render_scene(
@@ -108,7 +111,7 @@ def render_scene(
     s_px = min(s_px, np.sqrt(0.3 * w * h / n))
     light = _random_light(rng, clean)
     cluttered = not clean and clutter > 0 and rng.random() < clutter
-    decoys: list[Box] = []
+    decoys: list[Decoy] = []
     if len(backgrounds) and not clean and rng.random() < photo_share:
         canvas = photo_surface(rng, backgrounds, h, w).astype(np.float32)
     else:
@@ -118,9 +121,11 @@ def render_scene(
     dice, fakes = placed[:n], [_numeral(rng, d) for d in placed[n:]]
     _cast_shadows(rng, canvas, placed, cam, light, s_px, clean)
     labels = _draw_dice(rng, canvas, dice, cam, light, behind=fakes)
-    decoys += [_clip(_box(cam.project(d.face_corners(d.top_face()))), w, h) for d in fakes]
+    decoys += [Decoy(_clip(_box(cam.project(d.face_corners(d.top_face()))), w, h), "numeral_d6")
+               for d in fakes]
     image = _photo_effects(rng, canvas) if not clean else np.clip(canvas, 0, 255).astype(np.uint8)
-    return Scene(image, labels, float(tilt), tuple(b for b in decoys if _area(b) > 4))
+    seen = [d for d in decoys if _area(d.box) > 4]
+    return Scene(image, labels, float(tilt), tuple(d.box for d in seen), tuple(d.kind for d in seen))
 
 
 def _numeral(rng: np.random.Generator, die: PlacedDie) -> PlacedDie:
@@ -301,7 +306,7 @@ def _materials(rng: np.random.Generator, clean: bool) -> list[Material]:
 
 
 def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, clean: bool, *,
-           cluttered: bool = False) -> tuple[np.ndarray, list[Box]]:
+           cluttered: bool = False) -> tuple[np.ndarray, list[Decoy]]:
     """The table surface as the camera sees it, float32 BGR (h, w, 3), and the boxes of its decoys.
 
     `cluttered`: a game table's printed surface (half the time) and things lying on it.
@@ -321,7 +326,7 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
     ppu = min(ppu, 2000 / max(q1 - q0))
     tw, th = (np.ceil((q1 - q0) * ppu) + 2).astype(int)
     ppd = ppu * die
-    found: list[Box] = []
+    found: list[Decoy] = []
     if cluttered and rng.random() < 0.5:
         tex, found = cluttered_surface(rng, int(th), int(tw), ppd)
     else:
@@ -337,18 +342,18 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
     return img.astype(np.float32), _seen(found, hom, w, h)
 
 
-def _seen(boxes: list[Box], hom: np.ndarray, w: int, h: int) -> list[Box]:
-    """Texture boxes carried into the photo by `hom`: those whose centre lands in view, clipped."""
-    if not boxes:
+def _seen(decoys: list[Decoy], hom: np.ndarray, w: int, h: int) -> list[Decoy]:
+    """Texture decoys carried into the photo by `hom`: those whose centre lands in view, clipped."""
+    if not decoys:
         return []
-    b = np.asarray(boxes, np.float64)
+    b = np.asarray([d.box for d in decoys], np.float64)
     corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], 1).reshape(-1, 1, 2)
     uv = cv2.perspectiveTransform(corners, hom).reshape(-1, 4, 2)
     out = []
-    for quad in uv:
+    for decoy, quad in zip(decoys, uv):
         c = quad.mean(0)
         if 0 <= c[0] < w and 0 <= c[1] < h:
-            out.append(_clip(_box(quad), w, h))
+            out.append(Decoy(_clip(_box(quad), w, h), decoy.kind))
     return out
 
 
