@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from functools import partial
 
 import cv2
@@ -140,18 +142,32 @@ def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
     return crop.astype(np.float32).transpose(2, 0, 1) / 255.0
 
 
+def pick_decoy(kinds: Sequence[str] | None, count: int, rng: np.random.Generator) -> int:
+    """Which of a scene's `count` decoys to show: each kind present as likely as any other,
+    then one of that kind (any one where the kinds are not known). A cloth's hundreds of
+    printed eyes would otherwise crowd out the one numeral die thrown among the dice, and
+    numeral dice and dominoes are what the reader still takes for dice most."""
+    if not kinds:
+        return int(rng.integers(count))
+    names = sorted(set(kinds))
+    kind = names[int(rng.integers(len(names)))]
+    of_kind = [i for i, k in enumerate(kinds) if k == kind]
+    return of_kind[int(rng.integers(len(of_kind)))]
+
+
 def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray, rng: np.random.Generator,
                    *, negatives: int = 1, die_boxes: np.ndarray | None = None,
                    exact_boxes: bool = True, readable: np.ndarray | None = None,
                    side_below: bool = False, turn: bool = True,
-                   harsh: bool = False, decoys: np.ndarray | None = None) -> list[tuple[np.ndarray, int]]:
+                   harsh: bool = False, decoys: np.ndarray | None = None,
+                   decoy_kinds: Sequence[str] | None = None) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives.
 
     With `side_below` (a photo from a low camera) half the draws add a side face as a negative.
     `turn=False` keeps the dice's crops the photo's way up (`positive_crop`); negatives turn any way.
     `harsh`: wider photometric changes (`training.data.augment.photometric`). `decoys`: boxes of
     things that look a little like dice (tokens, numeral dice, printed eyes): one of them
-    is shown as a negative, framed as a die there would be.
+    is shown as a negative, framed as a die there would be, drawn by `pick_decoy`.
     """
     look = partial(augment.photometric, harsh=harsh)
     out = []
@@ -176,7 +192,7 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
         if part is not None:
             out.append((look(part, rng), NOT_A_DIE))
     if decoys is not None and len(decoys):
-        fake = decoy_crop(img, decoys[int(rng.integers(len(decoys)))], boxes, rng)
+        fake = decoy_crop(img, decoys[pick_decoy(decoy_kinds, len(decoys), rng)], boxes, rng)
         if fake is not None:
             out.append((look(fake, rng), NOT_A_DIE))
     if side_below and len(boxes) and rng.random() < 0.5:

@@ -172,7 +172,8 @@ class ReaderStream(_Stream):
                 turn = not (self.upright and s.side_below)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
                                    exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
-                                   turn=turn, harsh=self.harsh, decoys=s.decoys)
+                                   turn=turn, harsh=self.harsh, decoys=s.decoys,
+                                   decoy_kinds=s.decoy_kinds)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
