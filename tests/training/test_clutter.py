@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from dicecam.training.data.reader_crops import decoy_crop, reader_samples
+from dicecam.training.data.reader_crops import decoy_crop, pick_decoy, reader_samples
 from dicecam.training.render import clutter
 from dicecam.training.render.scene import render_scene
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
@@ -75,3 +77,18 @@ def test_a_decoy_window_that_would_frame_a_die_is_not_a_negative() -> None:
     die = np.array([[40, 40, 60, 60]], np.float32)
     on_the_die = np.array([42, 42, 58, 58], np.float32)
     assert all(decoy_crop(img, on_the_die, die, np.random.default_rng(s)) is None for s in range(10))
+
+
+def test_each_kind_of_decoy_is_shown_as_often_however_many_of_it_a_scene_has() -> None:
+    kinds = ["eyes"] * 500 + ["numeral_d6", "domino", "domino"]
+    rng = np.random.default_rng(4)
+    picked = [kinds[pick_decoy(kinds, len(kinds), rng)] for _ in range(3000)]
+    for kind in ("eyes", "numeral_d6", "domino"):
+        assert abs(picked.count(kind) / 3000 - 1 / 3) < 0.05
+
+
+@given(st.lists(st.sampled_from(["eyes", "token", "domino"]), min_size=1, max_size=30), st.integers(0, 2**32 - 1))
+def test_a_picked_decoy_is_one_of_the_scene_s(kinds, seed) -> None:
+    rng = np.random.default_rng(seed)
+    assert 0 <= pick_decoy(kinds, len(kinds), rng) < len(kinds)
+    assert 0 <= pick_decoy(None, len(kinds), rng) < len(kinds)  # kinds unknown: any decoy
