@@ -61,6 +61,21 @@ class DieDetector:
         return Candidates.found(np.concatenate([boxes, weak[0][apart]]), np.concatenate([scores, weak[1][apart]]),
                                 lone=lone and zoomed is not None)
 
+    def search(self, photo: Halvings, found: Candidates) -> Candidates:
+        """Boxes that a second look over the whole photo, at twice the first look's scale
+        (at most `zoom_max_side` wide), finds apart from `found`, weak peaks included: for a
+        throw whose count is known and some dice missing, a small die on a busy print is
+        often a weak peak only at that size."""
+        image = photo.photo
+        scale = self.input_side / max(image.shape[:2])
+        zscale = min(2.0 * scale, self.settings.zoom_max_side / max(image.shape[:2]))
+        source, own = photo.for_scale(zscale)
+        boxes, scores = self._detect_at(shrink(source, zscale / own, averaged=own < 1), zscale / own, source.shape,
+                                        min_score=self.weak_score)
+        boxes, scores = _merge(boxes / own, scores)
+        apart = apart_from(boxes, found.boxes)
+        return Candidates.found(boxes[apart], scores[apart])
+
     def _detect_at(self, small: np.ndarray, scale: float, shape: tuple[int, ...], *,
                    min_size: float = 0.0, min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Boxes and scores from one pass over `small`, the photo (of `shape`) resized by `scale`.

@@ -72,10 +72,32 @@ class DiceReader:
         With `count` (the photo shows that many dice, as a throw at the table does), the
         `count` likeliest dice: where the reader's own rules keep more, the likeliest of
         them (and the weakest kept one is marked unsure where the next one was nearly as
-        likely); where they keep fewer, the best other boxes are added, marked unsure, so
-        the player is asked about them.
+        likely); where they keep fewer, the whole photo is looked at once more, closer
+        (`search`, unless `search_missing` is off), and then the best other boxes are
+        added, marked unsure, so the player is asked about them.
         """
-        return self.select(self.candidates(image), count=count)
+        found = self.candidates(image)
+        if count is not None and self.settings.search_missing and count > _kept(found):
+            found = self.search(image, found)
+        return self.select(found, count=count)
+
+    def search(self, image: np.ndarray, found: Candidates) -> Candidates:
+        """`found` (judged candidates of `image`) with what a closer look over the whole photo
+        finds beside them (`DieDetector.search`), all read and judged again together: the
+        typical die, and each box's size against it, are the whole throw's."""
+        image = _as_bgr(image)
+        photo = Halvings(image)
+        more = self.detector.search(photo, found)
+        if not len(more):
+            return found
+        lone = np.concatenate([filled(found.lone, "lone") if len(found) else np.zeros(0, bool),
+                               np.zeros(len(more), bool)])
+        seen = replace(Candidates.found(np.concatenate([found.boxes, more.boxes]),
+                                        np.concatenate([found.scores, more.scores])), lone=lone)
+        judged = self.judge(self.face.read(photo, seen))
+        if self.whole_die is None:
+            return judged
+        return self.judge(self.whole_die.look(image, judged))
 
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
@@ -151,6 +173,10 @@ class DiceReader:
             chosen = np.concatenate([kept, added])
         picked = found.take(chosen)
         return Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted()
+
+
+def _kept(found: Candidates) -> int:
+    return int(found.kept.sum()) if found.kept is not None else 0
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

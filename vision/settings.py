@@ -33,6 +33,11 @@ class ReaderSettings:
     extra reads, the likeliest dice first, so a cluttered photo costs about what a clean
     one does.
 
+    Known count: where a throw's count is known and the rules keep fewer dice, with
+    `search_missing` the whole photo is looked at once more at twice the first look's
+    scale, weak peaks included, and its new boxes read with the others before the count's
+    likeliest are chosen.
+
     Whole die: a kept box that the whole-die check (where the models folder has one)
     gives under `min_whole_die` of being a die is dropped.
 
@@ -58,6 +63,7 @@ class ReaderSettings:
     check_below: float = 0.9
     colours: bool = True
     max_second_looks: int = 24
+    search_missing: bool = True
     min_whole_die: float = 0.3
     capped: bool = True
     low_confidence: float = UNSURE_BELOW

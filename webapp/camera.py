@@ -192,7 +192,10 @@ def read_frame(game_id: str):
         except RecognitionUnavailable as exc:
             raise Unavailable("err_no_model") from exc
         read_start = time.perf_counter()
-        dice = reader.read(image, count=expected).to_list()
+        # A frame is read without the search for missing dice (`DiceReader.read`): a
+        # frame comes every few hundred ms, and the still the page takes once the dice
+        # settle is read in full.
+        dice = reader.select(reader.candidates(image), count=expected).to_list()
         read_ms = (time.perf_counter() - read_start) * 1000
     finally:
         slots.release()

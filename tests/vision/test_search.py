@@ -1,0 +1,83 @@
+"""A known count searches for the dice it lacks: a closer look over the whole photo, weak peaks too."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from bench_vision import table_photo  # benchmarks/ is on pytest's pythonpath
+from test_samples import PHOTOS
+
+from dicecam.vision.decode import decode_image, load_image
+from dicecam.vision.detections import Dice
+from dicecam.vision.halvings import Halvings
+from dicecam.vision.metrics import score_photo
+from dicecam.vision.peaks import apart_from
+from dicecam.vision.reader import DiceReader
+
+#: Two small dice (a 4 and a 2) at the shore of a Catan board, among its number tokens.
+BOARD = next(p for p in PHOTOS if p.image.startswith("roboflow_dice/dice_309"))
+
+
+def board_throw(width: int, height: int) -> tuple[np.ndarray, Dice]:
+    """The board photo scaled onto a table as `bench_vision.py` does, and its dice moved along."""
+    image = decode_image(table_photo(width, height, source=BOARD.path))
+    h, w = BOARD.size[1], BOARD.size[0]
+    fit = min(height / h, width / w)
+    x0, y0 = (width - round(w * fit)) // 2, (height - round(h * fit)) // 2
+    boxes = BOARD.dice.boxes * fit + np.array([x0, y0, x0, y0], np.float32)
+    return image, Dice(boxes, BOARD.dice.values, BOARD.dice.confidences)
+
+
+@pytest.fixture(scope="module")
+def without_search():
+    return DiceReader(search_missing=False)
+
+
+@pytest.mark.parametrize(("width", "height"), [(640, 480), (1280, 720)])
+def test_told_of_two_dice_among_a_board_s_tokens_the_reader_looks_again_and_finds_both(
+        reader, without_search, width, height) -> None:
+    image, truth = board_throw(width, height)
+    assert int(reader.candidates(image).kept.sum()) < 2  # the first look misses one or both
+    found = reader.read(image, count=2)
+    assert score_photo(truth, found).exact
+    # Without the second look the count is made up of the board's tokens.
+    assert not score_photo(truth, without_search.read(image, count=2)).exact
+
+
+def test_the_second_look_adds_only_boxes_apart_from_the_first(reader) -> None:
+    image, _ = board_throw(640, 480)
+    photo = Halvings(image)
+    found = reader.detector.find(photo)
+    more = reader.detector.search(photo, found)
+    assert len(more) and apart_from(more.boxes, found.boxes).all()
+    assert not more.lone.any()
+
+
+class Spy:
+    def __init__(self, reader: DiceReader) -> None:
+        self.calls = 0
+        self.search = reader.search
+
+    def __call__(self, image, found):
+        self.calls += 1
+        return self.search(image, found)
+
+
+@pytest.mark.parametrize(("count", "searched"), [(None, 0), (0, 0), (1, 0), (2, 1), (6, 1)])
+def test_the_photo_is_searched_only_when_a_known_count_lacks_dice(count, searched) -> None:
+    reader = DiceReader()
+    spy = Spy(reader)
+    reader.search = spy  # type: ignore[method-assign]
+    image, _ = board_throw(1280, 720)  # the rules keep one die of its two
+    assert int(reader.candidates(image).kept.sum()) == 1
+    reader.read(image, count=count)
+    assert spy.calls == searched
+
+
+def test_a_plain_throw_told_its_count_is_never_searched() -> None:
+    reader = DiceReader()
+    spy = Spy(reader)
+    reader.search = spy  # type: ignore[method-assign]
+    for photo in [p for p in PHOTOS if not p.crop and p.image.startswith("matteop65_wood")][:4]:
+        reader.read(load_image(photo.path), count=len(photo.dice))
+    assert spy.calls == 0
