@@ -341,9 +341,14 @@ def test_a_frame_never_searches_for_missing_dice_but_a_photo_throw_does(client, 
     from dicecam.webapp.recognition import get_reader
 
     reader = get_reader(app)
-    looked = []
+    looked: list[int] = []
     search = reader.search
-    reader.search = lambda image, found: looked.append(1) or search(image, found)
+
+    def counted(image, found):
+        looked.append(1)
+        return search(image, found)
+
+    reader.search = counted
     try:
         gid = new_game(client)["id"]  # five dice expected; the photo shows two
         assert post_frame(client, gid, photo_bytes(BOARD_TWO_DICE)).status_code == 200
