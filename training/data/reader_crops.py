@@ -143,9 +143,10 @@ def to_tensor_layout(crop: np.ndarray) -> np.ndarray:
 
 def pick_decoy(kinds: Sequence[str] | None, count: int, rng: np.random.Generator) -> int:
     """Which of a scene's `count` decoys to show: each kind present as likely as any other,
-    then one of that kind (any one where the kinds are not known). A cloth's hundreds of
-    printed eyes would otherwise crowd out the one numeral die thrown among the dice, and
-    numeral dice and dominoes are what the reader still takes for dice most."""
+    then one of that kind (any one where the kinds are not given: how the shipped reader
+    learned). A cloth's hundreds of printed eyes would otherwise crowd out the one numeral
+    die thrown among the dice, and numeral dice and dominoes are what the reader still
+    takes for dice most."""
     if not kinds:
         return int(rng.integers(count))
     names = sorted(set(kinds))

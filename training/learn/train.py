@@ -135,19 +135,22 @@ class ReaderStream(_Stream):
     that a steep die's top face is the face at the top of its crop (models/HISTORY.md,
     session 16); dice seen from above turn any way. `harsh`: wider colour, blur and JPEG
     changes on every crop (`training.data.augment.photometric`). `fresh_crops`: rendered crops
-    drawn new every time, never from the crop cache.
+    drawn new every time, never from the crop cache. `decoys_by_kind`: each scene's decoy
+    shown drawn kind by kind (`pick_decoy`), not one of them at random (the shipped reader
+    learned them at random; R85 in models/HISTORY.md tried this).
     """
 
     SETS = READER_SETS
 
     def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
-                 hard_share: float = 0.08, **stream: Unpack[StreamSetup]) -> None:
+                 hard_share: float = 0.08, decoys_by_kind: bool = False, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         #: Share of crops drawn from the mined hard negatives (`training.data.mine`).
         self.hard_share = hard_share
         self.upright = upright
         self.harsh = harsh
         self.fresh_crops = fresh_crops
+        self.decoys_by_kind = decoys_by_kind
 
     def __iter__(self):
         rng = _rng(self.seed)
@@ -173,7 +176,7 @@ class ReaderStream(_Stream):
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
                                    exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
                                    turn=turn, harsh=self.harsh, decoys=s.decoys,
-                                   decoy_kinds=s.decoy_kinds)
+                                   decoy_kinds=s.decoy_kinds if self.decoys_by_kind else None)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
@@ -276,11 +279,11 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
-                 **stream: Unpack[StreamOptions]) -> FaceReader:
+                 decoys_by_kind: bool = False, **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
-                           fresh_crops=fresh_crops, hard_share=hard_share, **stream)
+                           fresh_crops=fresh_crops, hard_share=hard_share, decoys_by_kind=decoys_by_kind, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
                log_every=100, loss_step=_reader_step, device=device, workers=workers)
 
@@ -316,6 +319,8 @@ def parser() -> argparse.ArgumentParser:
                         "tilted dice kept the photo's way up, recorded in the reader file (reader)")
     p.add_argument("--harsh", action="store_true",
                    help="reader: wider colour, blur and JPEG changes (any hue, grey, JPEG down to 20)")
+    p.add_argument("--decoys-by-kind", action="store_true",
+                   help="reader: show each rendered scene's decoys kind by kind (numeral dice as often as eyes)")
     p.add_argument("--fresh-crops", action="store_true",
                    help="reader: render every synthetic crop anew instead of drawing from the crop cache")
     p.add_argument("--clutter", type=float, default=0.0,
@@ -358,7 +363,7 @@ def main(argv: list[str] | None = None) -> None:
                           seed=args.seed, resume=args.init or (args.runs / "reader.pt" if args.resume else None),
                           runs=args.runs, contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh,
                           fresh_crops=args.fresh_crops, hard_share=args.hard_share, device=args.device,
-                          workers=args.workers, **stream)
+                          workers=args.workers, decoys_by_kind=args.decoys_by_kind, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 
