@@ -77,7 +77,7 @@ class DiceReader:
         added, marked unsure, so the player is asked about them.
         """
         found = self.candidates(image)
-        if count is not None and self.settings.search_missing and count > _kept(found):
+        if count is not None and self.settings.search_missing and count > filled(found.kept, "kept").sum():
             found = self.search(image, found)
         return self.select(found, count=count)
 
@@ -90,14 +90,10 @@ class DiceReader:
         more = self.detector.search(photo, found)
         if not len(more):
             return found
-        lone = np.concatenate([filled(found.lone, "lone") if len(found) else np.zeros(0, bool),
-                               np.zeros(len(more), bool)])
+        lone = np.concatenate([filled(found.lone, "lone"), np.zeros(len(more), bool)])
         seen = replace(Candidates.found(np.concatenate([found.boxes, more.boxes]),
                                         np.concatenate([found.scores, more.scores])), lone=lone)
-        judged = self.judge(self.face.read(photo, seen))
-        if self.whole_die is None:
-            return judged
-        return self.judge(self.whole_die.look(image, judged))
+        return self._judged(image, photo, seen)
 
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
@@ -113,7 +109,12 @@ class DiceReader:
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
         photo = Halvings(image)
-        judged = self.judge(self.face.read(photo, self.detector.find(photo)))
+        return self._judged(image, photo, self.detector.find(photo))
+
+    def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates) -> Candidates:
+        """`seen` (boxes of `image`, whose halvings are `photo`) read and judged, and the
+        kept ones looked at whole where the models folder has the check."""
+        judged = self.judge(self.face.read(photo, seen))
         if self.whole_die is None or not len(judged):
             return judged
         return self.judge(self.whole_die.look(image, judged))
@@ -173,10 +174,6 @@ class DiceReader:
             chosen = np.concatenate([kept, added])
         picked = found.take(chosen)
         return Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted()
-
-
-def _kept(found: Candidates) -> int:
-    return int(found.kept.sum()) if found.kept is not None else 0
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
