@@ -66,13 +66,10 @@ class DieDetector:
         (at most `zoom_max_side` wide), finds apart from `found`, weak peaks included: for a
         throw whose count is known and some dice missing, a small die on a busy print is
         often a weak peak only at that size."""
-        image = photo.photo
-        scale = self.input_side / max(image.shape[:2])
-        zscale = min(2.0 * scale, self.settings.zoom_max_side / max(image.shape[:2]))
-        source, own = photo.for_scale(zscale)
-        boxes, scores = self._detect_at(shrink(source, zscale / own, averaged=own < 1), zscale / own, source.shape,
-                                        min_score=self.weak_score)
-        boxes, scores = _merge(boxes / own, scores)
+        h, w = photo.photo.shape[:2]
+        scale = self.input_side / max(h, w)
+        zscale = min(2.0 * scale, self.settings.zoom_max_side / max(h, w))
+        boxes, scores = _merge(*self._closer(photo, (0, 0, w, h), zscale, min_score=self.weak_score))
         apart = apart_from(boxes, found.boxes)
         return Candidates.found(boxes[apart], scores[apart])
 
@@ -129,11 +126,18 @@ class DieDetector:
         zscale = min(scale * zoom, s.zoom_max_side / max(y1 - y0, x1 - x0))
         if zscale <= scale * 1.2:  # no closer than the first look
             return None
+        return self._closer(photo, (x0, y0, x1, y1), zscale)
+
+    def _closer(self, photo: Halvings, window: tuple[int, int, int, int], zscale: float, *,
+                min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes (in the photo's pixels) and peaks of one pass over `window` (x0, y0, x1, y1
+        of the photo) enlarged to `zscale`, from the smallest halving that holds that detail."""
         source, own = photo.for_scale(zscale)
-        x0, y0, x1, y1 = (round(v * own) for v in (x0, y0, x1, y1))  # the window, in `source`'s pixels
+        x0, y0, x1, y1 = (round(v * own) for v in window)  # the window, in `source`'s pixels
         part = source[y0:y1, x0:x1]
-        found, found_scores = self._detect_at(shrink(part, zscale / own, averaged=own < 1), zscale / own, part.shape)
-        return (found + np.array([x0, y0, x0, y0], np.float32)) / own, found_scores
+        found, scores = self._detect_at(shrink(part, zscale / own, averaged=own < 1), zscale / own, part.shape,
+                                        min_score=min_score)
+        return (found + np.array([x0, y0, x0, y0], np.float32)) / own, scores
 
 
 def _merge(boxes: np.ndarray, scores: np.ndarray,
