@@ -65,3 +65,35 @@ def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(A, B) intersection over union of boxes `a` (A, 4) and `b` (B, 4)."""
     inter = intersections(a, b)
     return inter / np.maximum(areas(a)[:, None] + areas(b)[None, :] - inter, 1e-6)
+
+
+def whole_die_of(boxes: np.ndarray, wholes: np.ndarray) -> np.ndarray:
+    """For each box (N, 4), the whole-die box of `wholes` (K, 4) it lies on: of those holding
+    its centre, the one whose centre is nearest; a NaN row where none holds it."""
+    out = np.full((len(as_boxes(boxes)), 4), np.nan, np.float32)
+    if not len(out) or not len(as_boxes(wholes)):
+        return out
+    points = centres(boxes)
+    far = np.linalg.norm(points[:, None, :] - centres(wholes)[None, :, :], axis=2)
+    far[~strictly_inside(points, wholes)] = np.inf
+    on = np.isfinite(far).any(axis=1)
+    out[on] = as_boxes(wholes)[np.argmin(far[on], axis=1)]
+    return out
+
+
+def lower_faces(boxes: np.ndarray, die_boxes: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """Booleans (N,): the box is one of `among` (a mask) and another of them lies on the same
+    whole die (`die_boxes`, NaN rows: none) higher up the photo. A die seen at an angle
+    shows its top face above its side faces, so of one die's faces only the uppermost
+    is its top."""
+    boxes, die_boxes = as_boxes(boxes), as_boxes(die_boxes)
+    out = np.zeros(len(boxes), bool)
+    rows = np.flatnonzero(np.asarray(among, bool) & ~np.isnan(die_boxes).any(axis=1))
+    if len(rows) < 2:
+        return out
+    same = (die_boxes[rows][:, None, :] == die_boxes[rows][None, :, :]).all(axis=2)
+    y = centres(boxes[rows])[:, 1]
+    # [i, j]: j lies on i's die, higher up (ties: the earlier row stays).
+    higher = same & ((y[None, :] < y[:, None]) | ((y[None, :] == y[:, None]) & (rows[None, :] < rows[:, None])))
+    out[rows] = higher.any(axis=1)
+    return out

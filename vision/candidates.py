@@ -34,6 +34,8 @@ class Candidates:
     rules keep the box as a die). `lone` marks boxes found only by enlarging a photo where
     the detector's first look found nothing. `whole` is the whole-die check's
     probability that the box is a die (NaN where it did not look: boxes already dropped).
+    `die_boxes` (N, 4), where the detector boxes whole dice, is the whole die (top and
+    side faces) each box lies on, a NaN row where it lies on none.
     """
 
     boxes: np.ndarray
@@ -46,6 +48,7 @@ class Candidates:
     kept: np.ndarray | None = None
     lone: np.ndarray | None = None
     whole: np.ndarray | None = None
+    die_boxes: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.scores)
@@ -55,10 +58,13 @@ class Candidates:
                 raise ValueError(f"candidates: {f.name} has {len(value)} rows, scores {n}")
 
     @classmethod
-    def found(cls, boxes: np.ndarray, scores: np.ndarray, *, lone: bool = False) -> Candidates:
-        """Boxes from the detector, not read yet (`lone`: all found only by enlarging an empty-looking photo)."""
+    def found(cls, boxes: np.ndarray, scores: np.ndarray, *, lone: bool = False,
+              die_boxes: np.ndarray | None = None) -> Candidates:
+        """Boxes from the detector, not read yet (`lone`: all found only by enlarging an
+        empty-looking photo; `die_boxes`: the whole die each lies on, where known)."""
         scores = np.asarray(scores, np.float32).reshape(-1)
-        return cls(np.asarray(boxes, np.float32).reshape(-1, 4), scores, lone=np.full(len(scores), lone))
+        return cls(np.asarray(boxes, np.float32).reshape(-1, 4), scores, lone=np.full(len(scores), lone),
+                   die_boxes=None if die_boxes is None else np.asarray(die_boxes, np.float32).reshape(-1, 4))
 
     @classmethod
     def empty(cls) -> Candidates:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+
 import cv2
 import numpy as np
 import onnxruntime as ort
 
+from dicecam.vision.boxes import whole_die_of
 from dicecam.vision.candidates import Candidates
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import metadata
@@ -25,10 +28,13 @@ class DieDetector:
         self.min_score = settings.min_score if settings.min_score is not None else metadata(session, "min_score", 0.3)
         self.weak_score = self.min_score if settings.weak_score is None else min(settings.weak_score, self.min_score)
         self.settings = settings
+        #: Whether the network also boxes whole dice (top and side faces: 8 output channels).
+        self.boxes_whole_dice = session.get_outputs()[0].shape[1] == 8
 
     def find(self, photo: Halvings) -> Candidates:
         """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
-        from a closer look at a photo where the first look found nothing).
+        from a closer look at a photo where the first look found nothing), and the whole
+        die each lies on where the detector boxes whole dice (`die_boxes`).
 
         Two passes: the full detector size finds small dice, half of it sees big close-up
         dice whole (where a single pip could pass for a small die showing 1). The half-size
@@ -45,8 +51,8 @@ class DieDetector:
         passes = [self._detect_at(small, scale, image.shape, min_score=self.weak_score),
                   self._detect_at(half, scale * half.shape[1] / small.shape[1], image.shape, min_size=20.0,
                                   min_score=self.weak_score)]
-        boxes = np.concatenate([b for b, _ in passes])
-        scores = np.concatenate([s for _, s in passes])
+        boxes = np.concatenate([p.boxes for p in passes])
+        scores = np.concatenate([p.scores for p in passes])
         strong = scores >= self.min_score
         weak = _merge(boxes[~strong], scores[~strong])
         boxes, scores = _merge(boxes[strong], scores[strong])
@@ -54,12 +60,14 @@ class DieDetector:
         zoomed = self._zoom_pass(photo, boxes, scores, scale)
         if zoomed is not None:
             # The closer look wins where both passes saw a die: its boxes fit small dice better.
-            boxes, scores = _merge(np.concatenate([boxes, zoomed[0]]), np.concatenate([scores, zoomed[1]]),
-                                   priority=np.r_[np.zeros(len(boxes)), np.ones(len(zoomed[0]))])
+            boxes, scores = _merge(np.concatenate([boxes, zoomed.boxes]), np.concatenate([scores, zoomed.scores]),
+                                   priority=np.r_[np.zeros(len(boxes)), np.ones(len(zoomed.boxes))])
+            passes.append(zoomed)
         # Weak peaks come last and only apart from every strong box, which stay as they were.
         apart = apart_from(weak[0], boxes)
-        return Candidates.found(np.concatenate([boxes, weak[0][apart]]), np.concatenate([scores, weak[1][apart]]),
-                                lone=lone and zoomed is not None)
+        boxes = np.concatenate([boxes, weak[0][apart]])
+        return Candidates.found(boxes, np.concatenate([scores, weak[1][apart]]), lone=lone and zoomed is not None,
+                                die_boxes=self._whole_dice(boxes, passes))
 
     def search(self, photo: Halvings, found: Candidates) -> Candidates:
         """Boxes that a second look over the whole photo, at twice the first look's scale
@@ -69,13 +77,27 @@ class DieDetector:
         h, w = photo.photo.shape[:2]
         scale = self.input_side / max(h, w)
         zscale = min(2.0 * scale, self.settings.zoom_max_side / max(h, w))
-        boxes, scores = _merge(*self._closer(photo, (0, 0, w, h), zscale, min_score=self.weak_score))
+        look = self._closer(photo, (0, 0, w, h), zscale, min_score=self.weak_score)
+        boxes, scores = _merge(look.boxes, look.scores)
         apart = apart_from(boxes, found.boxes)
-        return Candidates.found(boxes[apart], scores[apart])
+        return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
+
+    def _whole_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:
+        """The whole die each box lies on (NaN rows where none), from the passes' whole-die
+        peaks of `whole_die_peak` or more; None where the detector does not box whole dice
+        or the setting is off."""
+        if not self.boxes_whole_dice or self.settings.whole_die_peak is None:
+            return None
+        wholes = np.concatenate([p.wholes for p in passes])
+        peaks = np.concatenate([p.whole_scores for p in passes])
+        strong = peaks >= self.settings.whole_die_peak
+        keep = suppress_duplicates(wholes[strong], peaks[strong])
+        return whole_die_of(boxes, wholes[strong][keep])
 
     def _detect_at(self, small: np.ndarray, scale: float, shape: tuple[int, ...], *,
-                   min_size: float = 0.0, min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Boxes and scores from one pass over `small`, the photo (of `shape`) resized by `scale`.
+                   min_size: float = 0.0, min_score: float | None = None) -> _Look:
+        """Boxes and scores from one pass over `small`, the photo (of `shape`) resized by `scale`
+        (and the whole dice, where the detector boxes them).
 
         Boxes smaller than `min_size` pixels (as the detector saw them) or weaker than
         `min_score` (default: the detector's threshold) are left out.
@@ -98,10 +120,20 @@ class DieDetector:
         bh = np.exp(maps[2, ys, xs]) * self.stride
         big = np.maximum(bw, bh) >= min_size
         boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)[big] / scale
-        return np.clip(boxes, 0, [w, h, w, h]).astype(np.float32), scores[big].astype(np.float32)
+        bound = np.array([w, h, w, h], np.float32)
+        look = _Look(np.clip(boxes, 0, bound).astype(np.float32), scores[big].astype(np.float32))
+        if maps.shape[0] < 8 or self.settings.whole_die_peak is None:
+            return look
+        # Whole dice: a peak's cell centre and box size (no offset channel: pairing needs no finer place).
+        ys, xs, peaks = centre_peaks(1.0 / (1.0 + np.exp(-maps[5])), min_score=self.settings.whole_die_peak)
+        cx, cy = (xs + 0.5) * self.stride, (ys + 0.5) * self.stride
+        bw, bh = np.exp(maps[6, ys, xs]) * self.stride, np.exp(maps[7, ys, xs]) * self.stride
+        big = np.maximum(bw, bh) >= min_size
+        wholes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)[big] / scale
+        return replace(look, wholes=np.clip(wholes, 0, bound).astype(np.float32),
+                       whole_scores=peaks[big].astype(np.float32))
 
-    def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray,
-                   scale: float) -> tuple[np.ndarray, np.ndarray] | None:
+    def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray, scale: float) -> _Look | None:
         """A closer look when the dice came out small for the detector, else None.
 
         A phone held high over a big table shows each die at a few dozen pixels of a
@@ -129,15 +161,27 @@ class DieDetector:
         return self._closer(photo, (x0, y0, x1, y1), zscale)
 
     def _closer(self, photo: Halvings, window: tuple[int, int, int, int], zscale: float, *,
-                min_score: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                min_score: float | None = None) -> _Look:
         """Boxes (in the photo's pixels) and peaks of one pass over `window` (x0, y0, x1, y1
         of the photo) enlarged to `zscale`, from the smallest halving that holds that detail."""
         source, own = photo.for_scale(zscale)
         x0, y0, x1, y1 = (round(v * own) for v in window)  # the window, in `source`'s pixels
         part = source[y0:y1, x0:x1]
-        found, scores = self._detect_at(shrink(part, zscale / own, averaged=own < 1), zscale / own, part.shape,
-                                        min_score=min_score)
-        return (found + np.array([x0, y0, x0, y0], np.float32)) / own, scores
+        look = self._detect_at(shrink(part, zscale / own, averaged=own < 1), zscale / own, part.shape,
+                               min_score=min_score)
+        shift = np.array([x0, y0, x0, y0], np.float32)
+        return replace(look, boxes=(look.boxes + shift) / own, wholes=(look.wholes + shift) / own)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What one detector pass saw, in the photo's pixels: top faces and their peaks, and
+    whole dice and theirs (none where the detector does not box whole dice)."""
+
+    boxes: np.ndarray
+    scores: np.ndarray
+    wholes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    whole_scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
 
 
 def _merge(boxes: np.ndarray, scores: np.ndarray,

@@ -75,7 +75,8 @@ class FaceReader:
         probs, views = self.second_look(crops, probs, priority=likely)
         values, held = self.values_held(probs, views)
         return Candidates(boxes, found.scores, values, held, probs[:, : self.not_a_die].max(axis=1),
-                          probs[:, self.not_a_die], relative.astype(np.float32), lone=found.lone)
+                          probs[:, self.not_a_die], relative.astype(np.float32), lone=found.lone,
+                          die_boxes=found.die_boxes)
 
     def read_crop(self, image: np.ndarray) -> Die:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""

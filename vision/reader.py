@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from dicecam.vision.boxes import lower_faces
 from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import Dice, Die
@@ -91,8 +92,10 @@ class DiceReader:
         if not len(more):
             return found
         lone = np.concatenate([filled(found.lone, "lone"), np.zeros(len(more), bool)])
+        wholes = None if found.die_boxes is None or more.die_boxes is None else \
+            np.concatenate([found.die_boxes, more.die_boxes])
         seen = replace(Candidates.found(np.concatenate([found.boxes, more.boxes]),
-                                        np.concatenate([found.scores, more.scores])), lone=lone)
+                                        np.concatenate([found.scores, more.scores]), die_boxes=wholes), lone=lone)
         return self._judged(image, photo, seen)
 
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
@@ -149,6 +152,9 @@ class DiceReader:
         if seen.whole is not None:
             # A token, a printed dot or a side face: in context it is plainly no die.
             keep &= ~(seen.whole < s.min_whole_die)  # NaN (not looked at) keeps the rules' word
+        if seen.die_boxes is not None:
+            # One die, one face: a side face seen at an angle is no second die.
+            keep &= ~lower_faces(seen.boxes, seen.die_boxes, keep)
         return replace(seen, kept=keep)
 
     def _counted(self, found: Candidates, count: int) -> Dice:

@@ -39,7 +39,10 @@ class ReaderSettings:
     likeliest are chosen.
 
     Whole die: a kept box that the whole-die check (where the models folder has one)
-    gives under `min_whole_die` of being a die is dropped.
+    gives under `min_whole_die` of being a die is dropped. Where the detector also boxes
+    whole dice, each box lies on the whole die (a peak of `whole_die_peak` or more; None:
+    not used) nearest its centre, and of one whole die's kept faces only the uppermost
+    is kept (the others are its side faces).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -65,6 +68,7 @@ class ReaderSettings:
     max_second_looks: int = 24
     search_missing: bool = True
     min_whole_die: float = 0.3
+    whole_die_peak: float | None = None
     capped: bool = True
     low_confidence: float = UNSURE_BELOW
 

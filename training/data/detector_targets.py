@@ -12,10 +12,19 @@ CROP = 256
 
 
 def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
-                die_px: tuple[float, float] = (11.0, 110.0), turns: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                die_px: tuple[float, float] = (11.0, 110.0), turns: bool = True,
+                wholes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Rescale so the median die is log-uniform in `die_px`, then take a `crop`-square window
-    (flipped, and given quarter turns unless `turns` is False)."""
+    (flipped, and given quarter turns unless `turns` is False).
+
+    `wholes` (boxes of whole dice, one per row of `boxes`) go through the same changes;
+    then the boxes come back as (N, 8), each top face beside its whole die.
+    """
+    n = len(boxes)
+    if wholes is not None:
+        boxes = np.concatenate([boxes, wholes]).astype(np.float32)
     img, boxes = flip_rot90(img, boxes, rng, turns=turns)
+    boxes, wholes = (boxes[:n], boxes[n:]) if wholes is not None else (boxes, None)
     if len(boxes):
         size = float(np.median(np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))))
         target = float(np.exp(rng.uniform(np.log(die_px[0]), np.log(die_px[1]))))
@@ -28,12 +37,14 @@ def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *,
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     boxes = boxes * scale
+    if wholes is not None:
+        boxes = np.concatenate([boxes, wholes * scale], axis=1)
     # Pad with a border colour taken from the photo so padding does not look like a table edge.
     canvas = np.empty((max(crop, nh), max(crop, nw), 3), np.uint8)
     canvas[:] = np.median(img.reshape(-1, 3), axis=0).astype(np.uint8)
     oy, ox = int(rng.integers(0, canvas.shape[0] - nh + 1)), int(rng.integers(0, canvas.shape[1] - nw + 1))
     canvas[oy:oy + nh, ox:ox + nw] = img
-    boxes = boxes + np.array([ox, oy, ox, oy], np.float32)
+    boxes = boxes + np.tile(np.array([ox, oy], np.float32), boxes.shape[1] // 2)
     # Prefer windows that contain dice.
     if len(boxes) and rng.random() < 0.8:
         b = boxes[int(rng.integers(len(boxes)))]
@@ -44,10 +55,22 @@ def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *,
         x0 = int(rng.integers(0, canvas.shape[1] - crop + 1))
         y0 = int(rng.integers(0, canvas.shape[0] - crop + 1))
     view = canvas[y0:y0 + crop, x0:x0 + crop]
-    boxes = boxes - np.array([x0, y0, x0, y0], np.float32)
+    boxes = boxes - np.tile(np.array([x0, y0], np.float32), boxes.shape[1] // 2)
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     inside = (cx >= 0) & (cx < crop) & (cy >= 0) & (cy < crop)
     return np.ascontiguousarray(view), np.clip(boxes[inside], 0, crop)
+
+
+def whole_die_targets(wholes: np.ndarray | None, shape: tuple[int, int]) -> dict[str, np.ndarray]:
+    """Heat map and log size of whole dice (top and side faces), as `centernet_targets`;
+    `has_whole` 0 (and the rest zeros) where the photo's whole dice are not known."""
+    if wholes is None:
+        gh, gw = shape[0] // STRIDE, shape[1] // STRIDE
+        return {"whole_heat": np.zeros((gh, gw), np.float32), "whole_size": np.zeros((2, gh, gw), np.float32),
+                "whole_mask": np.zeros((gh, gw), np.float32), "has_whole": np.zeros((), np.float32)}
+    t = centernet_targets(wholes, shape)
+    return {"whole_heat": t["heat"], "whole_size": t["size"], "whole_mask": t["mask"],
+            "has_whole": np.ones((), np.float32)}
 
 
 def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np.ndarray]:
@@ -73,10 +96,18 @@ def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np
 
 
 def detector_sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
-                    augment: bool = True, turns: bool = True) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """One (CHW float32 image in 0..1, targets) training pair."""
-    view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns)
+                    augment: bool = True, turns: bool = True, whole: bool = False,
+                    wholes: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """One (CHW float32 image in 0..1, targets) training pair.
+
+    `whole`: the targets also say where the whole dice are (`whole_die_targets`), from
+    `wholes` (one whole-die box per top face) where the photo has them.
+    """
+    view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns, wholes=wholes if whole else None)
     if augment:
         view = photometric(view, rng)
     x = view.astype(np.float32).transpose(2, 0, 1) / 255.0
-    return x, centernet_targets(vboxes, view.shape[:2])
+    targets = centernet_targets(vboxes[:, :4], view.shape[:2])
+    if whole:
+        targets |= whole_die_targets(None if wholes is None else np.clip(vboxes[:, 4:], 0, crop), view.shape[:2])
+    return x, targets

@@ -57,7 +57,8 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
                           dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "h4", 3: "w4"}},
                           opset_version=OPSET, dynamo=False)
     _stamp(path, input_side=INPUT_SIDE, stride=STRIDE, min_score=min_score,
-           outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
+           outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit"
+                   + (",whole_heat_logit,whole_log_w,whole_log_h" if model.whole_head is not None else ""))
 
 
 def export_reader(model: FaceReader, path: Path, *, upright: bool = False) -> None:

@@ -25,4 +25,21 @@ def detector_loss(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.
     size = (F.l1_loss(out[:, 1:3], t["size"], reduction="none") * m).sum() / n
     off = (F.l1_loss(torch.sigmoid(out[:, 3:5]), t["offset"], reduction="none") * m).sum() / n
     total = heat + 1.0 * size + 1.0 * off
-    return total, {"heat": heat.item(), "size": size.item(), "offset": off.item()}
+    parts = {"heat": heat.item(), "size": size.item(), "offset": off.item()}
+    if out.shape[1] > 5:  # a detector that also boxes whole dice (`DiceDetector(whole=True)`)
+        whole, whole_size = whole_die_loss(out[:, 5:8], t)
+        total = total + whole + whole_size
+        parts |= {"whole": whole.item(), "whole_size": whole_size.item()}
+    return total, parts
+
+
+def whole_die_loss(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Heat and size losses of the whole-die channels, over the photos whose whole dice are known."""
+    known = t["has_whole"] > 0
+    if not bool(known.any()):
+        zero = out.sum() * 0.0
+        return zero, zero
+    heat = focal_heat_loss(out[known, 0], t["whole_heat"][known])
+    m = t["whole_mask"][known].unsqueeze(1)
+    size = (F.l1_loss(out[known, 1:3], t["whole_size"][known], reduction="none") * m).sum() / m.sum().clamp(min=1.0)
+    return heat, size

@@ -39,10 +39,12 @@ class DiceDetector(nn.Module):
     """Heat map of die centres (1 channel, logits), box size (2, log pixels/STRIDE) and sub-cell offset (2).
 
     Input: BGR float image in 0..1, N x 3 x H x W with H, W multiples of 32.
-    Output: N x 5 x H/4 x W/4.
+    Output: N x 5 x H/4 x W/4; with `whole`, 3 channels more (N x 8): the heat map and box
+    size of whole dice (top and side faces, as `roboflow_dice` labels them), so a side
+    face can be told from a second die.
     """
 
-    def __init__(self, width: int = 1) -> None:
+    def __init__(self, width: int = 1, *, whole: bool = False) -> None:
         super().__init__()
         c1, c2, c3, c4 = 16 * width, 32 * width, 64 * width, 128 * width
         self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
@@ -65,6 +67,16 @@ class DiceDetector(nn.Module):
         nn.init.constant_(bias, 0.0)
         with torch.no_grad():
             bias[0] = -4.0  # start with "no die anywhere"
+        # A whole die's centre lies off its top face's, towards its side faces: a branch of its
+        # own sees further round each cell than the top faces' 1x1 head.
+        self.whole_head: nn.Sequential | None = None
+        if whole:
+            out = nn.Conv2d(c2, 3, 1)
+            assert out.bias is not None
+            nn.init.constant_(out.bias, 0.0)
+            with torch.no_grad():
+                out.bias[0] = -4.0
+            self.whole_head = nn.Sequential(SepBlock(c2, c2), SepBlock(c2, c2), out)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x2 = self.stem(x)
@@ -75,7 +87,9 @@ class DiceDetector(nn.Module):
         p16 = self.fuse16(self.lat16(x16) + F.interpolate(self.lat16b(x32), scale_factor=2.0, mode="nearest"))
         p8 = self.fuse8(self.lat8(x8) + F.interpolate(self.up8(p16), scale_factor=2.0, mode="nearest"))
         p4 = self.fuse4(self.lat4(x4) + F.interpolate(self.up4(p8), scale_factor=2.0, mode="nearest"))
-        return self.head(p4)
+        if self.whole_head is None:
+            return self.head(p4)
+        return torch.cat([self.head(p4), self.whole_head(p4)], dim=1)
 
 
 class CropContrast(nn.Module):

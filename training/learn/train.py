@@ -108,10 +108,13 @@ class DetectorStream(_Stream):
 
     SETS = DETECTOR_SETS
 
-    def __init__(self, *, upright: bool = False, steep: bool = False, **stream: Unpack[StreamSetup]) -> None:
+    def __init__(self, *, upright: bool = False, steep: bool = False, whole: bool = False,
+                 **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         self.upright = upright
         self.steep = steep
+        #: Targets for whole dice too, where a photo knows them (`DiceDetector(whole=True)`).
+        self.whole = whole
 
     def __iter__(self):
         rng = _rng(self.seed)
@@ -124,7 +127,7 @@ class DetectorStream(_Stream):
                 s = self.real_photo(rng)
                 turns = True
             assert s.boxes is not None  # the detector's sets are photos with boxes, never crops
-            yield detector_sample(s.image, s.boxes, rng, turns=turns)
+            yield detector_sample(s.image, s.boxes, rng, turns=turns, whole=self.whole, wholes=s.die_boxes)
 
 
 class ReaderStream(_Stream):
@@ -210,7 +213,7 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
     CPU either way, as export and `--init` read it.
     """
     if resume:
-        model.load_state_dict(torch.load(resume, map_location="cpu"))
+        model.load_state_dict(_fitted(torch.load(resume, map_location="cpu"), model.state_dict()))
     model.to(device)
     loader = DataLoader(stream, batch_size=batch, num_workers=workers, persistent_workers=True, prefetch_factor=4,
                         pin_memory=device != "cpu")
@@ -233,6 +236,13 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
             _save(model, checkpoint)
     _save(model, checkpoint)
     return model.cpu().eval()
+
+
+def _fitted(loaded: dict[str, torch.Tensor], own: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """`loaded` weights for a network with parts they lack (a detector learning whole dice,
+    started from one that does not): those parts keep their fresh start."""
+    return {name: loaded.get(name, fresh) for name, fresh in own.items()} | \
+        {name: w for name, w in loaded.items() if name not in own}
 
 
 def _to(data: Batch, device: str) -> Batch:
@@ -268,10 +278,11 @@ def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
-                   workers: int = 1, **stream: Unpack[StreamOptions]) -> DiceDetector:
+                   workers: int = 1, whole: bool = False, **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
-    model = DiceDetector()
-    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep, **stream)
+    model = DiceDetector(whole=whole)
+    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep, whole=whole,
+                             **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
                log_every=25, loss_step=_detector_step, device=device, workers=workers)
 
@@ -328,6 +339,8 @@ def parser() -> argparse.ArgumentParser:
                         "tokens, pieces, numeral dice (default 0)")
     p.add_argument("--hard-share", type=float, default=0.08,
                    help="reader: share of crops drawn from the mined hard negatives (default 0.08)")
+    p.add_argument("--whole-die", action="store_true",
+                   help="detector: also learn to box whole dice (top and side faces), where photos know them")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -342,6 +355,8 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--harsh widens the reader's changes: use it with 'reader'")
     if args.fresh_crops and args.what != "reader":
         p.error("--fresh-crops draws the reader's rendered crops: use it with 'reader'")
+    if args.whole_die and args.what != "detector":
+        p.error("--whole-die trains the detector's whole-die channels: use it with 'detector'")
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
     if args.upright and args.what == "all":
@@ -356,7 +371,7 @@ def main(argv: list[str] | None = None) -> None:
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth,
                              seed=args.seed, resume=args.init or (args.runs / "detector.pt" if args.resume else None),
                              runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
-                             workers=args.workers, **stream)
+                             workers=args.workers, whole=args.whole_die, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,

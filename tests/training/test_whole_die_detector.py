@@ -1,0 +1,98 @@
+"""A detector that also boxes whole dice: its targets, its start from a top-face detector,
+and its file in the runtime."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="training needs the `train` extra")
+pytest.importorskip("onnx", reason="training needs the `train` extra")
+
+from dicecam.training.data.detector_targets import detector_sample, random_view  # noqa: E402
+from dicecam.training.learn.export import export_detector, export_reader  # noqa: E402
+from dicecam.training.learn.losses import detector_loss  # noqa: E402
+from dicecam.training.learn.nets import STRIDE, DiceDetector, FaceReader  # noqa: E402
+from dicecam.training.learn.train import _fitted  # noqa: E402
+from dicecam.vision.reader import DiceReader  # noqa: E402
+
+
+def _photo() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    img = np.full((300, 400, 3), 90, np.uint8)
+    tops = np.array([[100, 100, 140, 130], [250, 60, 280, 85]], np.float32)
+    wholes = np.array([[98, 98, 142, 160], [248, 58, 282, 110]], np.float32)
+    return img, tops, wholes
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_view_moves_each_whole_die_with_its_top_face(seed):
+    img, tops, wholes = _photo()
+    rng = np.random.default_rng(seed)
+    _, boxes = random_view(img, tops, rng, crop=256, wholes=wholes)
+    assert boxes.shape[1] == 8
+    top, whole = boxes[:, :4], boxes[:, 4:]
+    # Each top face's centre stays inside its own whole die (clipped to the view).
+    cx, cy = (top[:, 0] + top[:, 2]) / 2, (top[:, 1] + top[:, 3]) / 2
+    assert ((whole[:, 0] <= cx) & (cx <= whole[:, 2]) & (whole[:, 1] <= cy) & (cy <= whole[:, 3])).all()
+
+
+def test_without_whole_dice_a_view_draws_as_before():
+    img, tops, _ = _photo()
+    a = random_view(img, tops, np.random.default_rng(3))
+    b = detector_sample(img, tops, np.random.default_rng(3), augment=False)
+    assert a[1].shape[1] == 4 and "whole_heat" not in b[1]
+
+
+def test_whole_die_targets_are_known_only_where_the_photo_has_them():
+    img, tops, wholes = _photo()
+    _, known = detector_sample(img, tops, np.random.default_rng(0), whole=True, wholes=wholes)
+    _, unknown = detector_sample(img, tops, np.random.default_rng(0), whole=True, wholes=None)
+    assert known["has_whole"] == 1 and known["whole_mask"].sum() == known["mask"].sum() > 0
+    assert unknown["has_whole"] == 0 and unknown["whole_heat"].max() == 0
+    assert known["whole_heat"].shape == (256 // STRIDE, 256 // STRIDE)
+
+
+def test_whole_die_loss_counts_only_photos_that_know_their_whole_dice():
+    img, tops, wholes = _photo()
+    pairs = [detector_sample(img, tops, np.random.default_rng(s), whole=True, wholes=w)
+             for s, w in ((0, wholes), (1, None))]
+    x = torch.from_numpy(np.stack([p[0] for p in pairs]))
+    t = {k: torch.from_numpy(np.stack([np.asarray(p[1][k]) for p in pairs])) for k in pairs[0][1]}
+    torch.manual_seed(0)
+    out = DiceDetector(whole=True)(x)
+    _, parts = detector_loss(out, t)
+    assert parts["whole"] > 0
+    # Whatever the second photo's whole-die channels say, the loss does not change.
+    changed = out.detach().clone()
+    changed[1, 5:] = 10.0
+    assert detector_loss(changed, t)[1]["whole"] == pytest.approx(detector_loss(out.detach(), t)[1]["whole"])
+
+
+def test_a_whole_die_detector_starts_from_a_top_face_one():
+    torch.manual_seed(0)
+    five = DiceDetector().state_dict()
+    fresh = DiceDetector(whole=True)
+    start = {k: v.clone() for k, v in fresh.state_dict().items()}
+    fresh.load_state_dict(_fitted(five, fresh.state_dict()))
+    for name, weights in fresh.state_dict().items():
+        # What the top-face detector has comes from it; the whole-die branch starts fresh.
+        assert torch.equal(weights, five[name] if name in five else start[name]), name
+    assert any(name.startswith("whole_head") for name in start)
+
+
+def test_a_checkpoint_with_parts_the_network_lacks_still_fails_to_load():
+    """Fitting fills only what the loaded weights lack: a wrong file is still an error."""
+    eight = DiceDetector(whole=True).state_dict()
+    with pytest.raises(RuntimeError):
+        DiceDetector().load_state_dict(_fitted(eight, DiceDetector().state_dict()))
+
+
+def test_the_runtime_pairs_faces_only_with_a_whole_die_detector(tmp_path):
+    torch.manual_seed(0)
+    export_detector(DiceDetector(whole=True), tmp_path / "detector.onnx")
+    export_reader(FaceReader(), tmp_path / "reader.onnx")
+    photo = np.random.default_rng(0).integers(0, 255, (240, 320, 3), np.uint8)
+    assert DiceReader(tmp_path).detector.boxes_whole_dice
+    assert DiceReader(tmp_path).detect(photo).die_boxes is None  # the setting is off
+    found = DiceReader(tmp_path, whole_die_peak=0.0).detect(photo)
+    assert found.die_boxes is not None and found.die_boxes.shape == (len(found), 4)

@@ -1,0 +1,66 @@
+"""One face per die: boxes paired with the whole dice the detector boxes (`vision.boxes`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dicecam.vision.boxes import lower_faces, whole_die_of
+
+NAN = [np.nan] * 4
+
+
+@pytest.mark.parametrize(("boxes", "wholes", "expected"), [
+    # A top face and its front face, both on one whole die.
+    ([[10, 10, 30, 30], [10, 32, 30, 44]], [[8, 8, 32, 46]], [[8, 8, 32, 46], [8, 8, 32, 46]]),
+    # A box outside every whole die lies on none.
+    ([[100, 100, 120, 120]], [[8, 8, 32, 46]], [NAN]),
+    # Two whole dice hold a centre: the nearer one's centre wins.
+    ([[20, 20, 30, 30]], [[0, 0, 40, 40], [20, 20, 60, 60]], [[0, 0, 40, 40]]),
+    # No whole dice at all.
+    ([[0, 0, 10, 10]], np.zeros((0, 4)), [NAN]),
+])
+def test_each_box_lies_on_the_nearest_whole_die_holding_its_centre(boxes, wholes, expected):
+    np.testing.assert_array_equal(whole_die_of(np.array(boxes, np.float32), np.array(wholes, np.float32)),
+                                  np.array(expected, np.float32))
+
+
+def test_no_boxes_gives_an_empty_pairing():
+    assert whole_die_of(np.zeros((0, 4)), np.array([[0, 0, 5, 5]])).shape == (0, 4)
+
+
+@pytest.mark.parametrize(("ys", "dies", "among", "expected"), [
+    # A top face above its side face: the side face goes.
+    ([10, 30], [0, 0], [True, True], [False, True]),
+    # The same two faces listed the other way round.
+    ([30, 10], [0, 0], [True, True], [True, False]),
+    # Two dice side by side, each on its own whole die: both stay.
+    ([10, 10], [0, 1], [True, True], [False, False]),
+    # A face the rules already dropped does not push the die's other face out.
+    ([10, 30], [0, 0], [False, True], [False, False]),
+    # On no whole die (NaN): never a side face.
+    ([10, 30], [None, None], [True, True], [False, False]),
+    # Three faces of one die: only the uppermost stays.
+    ([20, 5, 40], [0, 0, 0], [True, True, True], [True, False, True]),
+])
+def test_of_one_whole_die_only_the_uppermost_kept_face_stays(ys, dies, among, expected):
+    boxes = np.array([[0, y, 10, y + 10] for y in ys], np.float32)
+    wholes = [[0, 0, 50, 60], [100, 0, 150, 60]]
+    die_boxes = np.array([NAN if d is None else wholes[d] for d in dies], np.float32)
+    assert lower_faces(boxes, die_boxes, np.array(among)).tolist() == expected
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.floats(0, 100), st.booleans()), max_size=12))
+def test_every_whole_die_keeps_exactly_one_of_its_kept_faces(rows):
+    """However the faces lie, each whole die with a kept face keeps exactly one, and a box
+    not among the kept is never called a side face."""
+    dies = np.array([r[0] for r in rows], int)
+    boxes = np.array([[0, r[1], 10, r[1] + 10] for r in rows], np.float32).reshape(-1, 4)
+    among = np.array([r[2] for r in rows], bool)
+    die_boxes = np.array([[d, 0, d + 1, 1] for d in dies], np.float32).reshape(-1, 4)
+    lower = lower_faces(boxes, die_boxes, among)
+    assert not (lower & ~among).any()
+    for d in set(dies[among].tolist()):
+        assert ((dies == d) & among & ~lower).sum() == 1
