@@ -43,7 +43,7 @@ DEFAULT_GRID = ("min_relative_size=0.65,0,0.5", "keep_small_above=0.7,0.8,0.9")
 #: (The whole-die check looks only at the boxes the first reading's rules keep, so a grid
 #: of `min_whole_die` is exact; other rules beside it leave newly kept boxes unchecked.)
 JUDGING = {"max_not_a_die", "min_relative_size", "keep_small_above", "weak_sure", "max_relative_size", "lone_sure",
-           "min_whole_die"}
+           "min_whole_die", "off_die_sure"}
 
 
 def sources(folder: Path) -> dict[str, str]:

@@ -153,6 +153,9 @@ class DiceReader:
             # A token, a printed dot or a side face: in context it is plainly no die.
             keep &= ~(seen.whole < s.min_whole_die)  # NaN (not looked at) keeps the rules' word
         if seen.die_boxes is not None:
+            if s.off_die_sure is not None:
+                # A face on no whole die: a token, a print or a speck, unless read plainly.
+                keep &= ~np.isnan(seen.die_boxes).any(axis=1) | (top >= s.off_die_sure)
             # One die, one face: a side face seen at an angle is no second die.
             keep &= ~lower_faces(seen.boxes, seen.die_boxes, keep)
         return replace(seen, kept=keep)

@@ -42,7 +42,8 @@ class ReaderSettings:
     gives under `min_whole_die` of being a die is dropped. Where the detector also boxes
     whole dice, each box lies on the whole die (a peak of `whole_die_peak` or more; None:
     not used) nearest its centre, and of one whole die's kept faces only the uppermost
-    is kept (the others are its side faces).
+    is kept (the others are its side faces); a box on no whole die is kept only when read
+    with a top probability of `off_die_sure` or more (None: the rules alone decide).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -69,6 +70,7 @@ class ReaderSettings:
     search_missing: bool = True
     min_whole_die: float = 0.3
     whole_die_peak: float | None = None
+    off_die_sure: float | None = None
     capped: bool = True
     low_confidence: float = UNSURE_BELOW
 

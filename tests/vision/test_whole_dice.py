@@ -8,6 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicecam.vision.boxes import lower_faces, whole_die_of
+from dicecam.vision.candidates import Candidates
+from dicecam.vision.reader import DiceReader
 
 NAN = [np.nan] * 4
 
@@ -64,3 +66,40 @@ def test_every_whole_die_keeps_exactly_one_of_its_kept_faces(rows):
     assert not (lower & ~among).any()
     for d in set(dies[among].tolist()):
         assert ((dies == d) & among & ~lower).sum() == 1
+
+
+def _faces(ys: list[float], tops: list[float], die_boxes: list) -> Candidates:
+    """Read boxes the other rules keep (plain, sure, typical-sized), at heights `ys`."""
+    f = np.float32
+    n = len(ys)
+    return Candidates(np.array([[0, y, 10, y + 10] for y in ys], f), np.ones(n, f), np.full(n, 3),
+                      np.array(tops, f), np.array(tops, f), np.zeros(n, f), np.ones(n, f), None,
+                      np.zeros(n, bool), None, np.array(die_boxes, f).reshape(-1, 4))
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    return DiceReader()
+
+
+@pytest.mark.parametrize(("off_die_sure", "tops", "dies", "kept"), [
+    # The rules alone: a face on no whole die stays.
+    (None, [0.99, 0.99], [[0, 0, 20, 50], NAN], [True, True]),
+    # A face on no whole die, read plainly, stays; read doubtfully, it goes.
+    (0.9, [0.99, 0.95], [[0, 0, 20, 50], NAN], [True, True]),
+    (0.9, [0.99, 0.8], [[0, 0, 20, 50], NAN], [True, False]),
+    # A face on a whole die stays however it is read (the other rules judge the reading).
+    (0.9, [0.5, 0.5], [[0, 0, 20, 50], [0, 100, 20, 150]], [True, True]),
+    # Two faces of one whole die: only the upper one is a die.
+    (None, [0.99, 0.99], [[0, 0, 20, 50], [0, 0, 20, 50]], [True, False]),
+])
+def test_judging_by_whole_dice(reader, off_die_sure, tops, dies, kept):
+    judging = reader if off_die_sure is None else DiceReader(settings=reader.settings.but(off_die_sure=off_die_sure))
+    assert judging.judge(_faces([5, 110], tops, dies)).kept.tolist() == kept
+
+
+def test_without_whole_dice_the_rules_alone_judge(reader):
+    seen = _faces([5, 30], [0.99, 0.5], [NAN, NAN])
+    plain = Candidates(seen.boxes, seen.scores, seen.values, seen.held, seen.top, seen.not_a_die, seen.relative,
+                       None, seen.lone)
+    assert reader.judge(plain).kept.tolist() == reader.judge(seen).kept.tolist() == [True, True]
