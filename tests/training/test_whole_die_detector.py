@@ -96,3 +96,25 @@ def test_the_runtime_pairs_faces_only_with_a_whole_die_detector(tmp_path):
     assert DiceReader(tmp_path).detect(photo).die_boxes is None  # the setting is off
     found = DiceReader(tmp_path, whole_die_peak=0.0).detect(photo)
     assert found.die_boxes is not None and found.die_boxes.shape == (len(found), 4)
+
+
+def test_learning_the_whole_die_branch_alone_leaves_the_top_faces_as_they_were():
+    torch.manual_seed(0)
+    model = DiceDetector(whole=True)
+    model.freeze_top_faces()
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    model.train()
+    opt = torch.optim.SGD([w for w in model.parameters() if w.requires_grad], lr=0.1)
+    out = model(torch.rand(2, 3, 64, 64))
+    out.square().mean().backward()
+    opt.step()
+    after = model.state_dict()
+    changed = {k for k in before if not torch.equal(before[k], after[k])}
+    # Weights and batch-norm statistics alike: only the branch moves.
+    assert changed and all(k.startswith("whole_head.") for k in changed)
+    assert not model.stem.training and model.whole_head.training
+
+
+def test_a_detector_without_the_branch_cannot_learn_it_alone():
+    with pytest.raises(ValueError, match="whole-die branch"):
+        DiceDetector().freeze_top_faces()

@@ -78,6 +78,24 @@ class DiceDetector(nn.Module):
                 out.bias[0] = -4.0
             self.whole_head = nn.Sequential(SepBlock(c2, c2), SepBlock(c2, c2), out)
 
+    def freeze_top_faces(self) -> None:
+        """Learn only the whole-die branch: the rest keeps its weights and its batch-norm
+        statistics, so its top faces stay exactly those of the detector it started from."""
+        if self.whole_head is None:
+            raise ValueError("only a detector with a whole-die branch can learn it alone")
+        self.top_frozen = True
+        for name, weights in self.named_parameters():
+            weights.requires_grad_(name.startswith("whole_head."))
+        self.train(self.training)
+
+    def train(self, mode: bool = True) -> DiceDetector:
+        super().train(mode)
+        if getattr(self, "top_frozen", False):
+            for name, part in self.named_children():
+                if name != "whole_head":
+                    part.eval()
+        return self
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x2 = self.stem(x)
         x4 = self.down4(x2)

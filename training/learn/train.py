@@ -217,7 +217,7 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
     model.to(device)
     loader = DataLoader(stream, batch_size=batch, num_workers=workers, persistent_workers=True, prefetch_factor=4,
                         pin_memory=device != "cpu")
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    opt = torch.optim.AdamW([w for w in model.parameters() if w.requires_grad], lr=lr, weight_decay=1e-4)
     model.train()
     t0 = time.time()
     for step, data in enumerate(loader):
@@ -278,11 +278,14 @@ def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
-                   workers: int = 1, whole: bool = False, **stream: Unpack[StreamOptions]) -> DiceDetector:
+                   workers: int = 1, whole: bool = False, whole_only: bool = False,
+                   **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
-    model = DiceDetector(whole=whole)
-    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep, whole=whole,
-                             **stream)
+    model = DiceDetector(whole=whole or whole_only)
+    if whole_only:
+        model.freeze_top_faces()
+    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
+                             whole=whole or whole_only, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
                log_every=25, loss_step=_detector_step, device=device, workers=workers)
 
@@ -341,6 +344,8 @@ def parser() -> argparse.ArgumentParser:
                    help="reader: share of crops drawn from the mined hard negatives (default 0.08)")
     p.add_argument("--whole-die", action="store_true",
                    help="detector: also learn to box whole dice (top and side faces), where photos know them")
+    p.add_argument("--whole-die-only", action="store_true",
+                   help="detector: learn only the whole-die branch, the top faces kept as --init has them")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -355,7 +360,7 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--harsh widens the reader's changes: use it with 'reader'")
     if args.fresh_crops and args.what != "reader":
         p.error("--fresh-crops draws the reader's rendered crops: use it with 'reader'")
-    if args.whole_die and args.what != "detector":
+    if (args.whole_die or args.whole_die_only) and args.what != "detector":
         p.error("--whole-die trains the detector's whole-die channels: use it with 'detector'")
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
@@ -371,7 +376,8 @@ def main(argv: list[str] | None = None) -> None:
         det = train_detector(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth,
                              seed=args.seed, resume=args.init or (args.runs / "detector.pt" if args.resume else None),
                              runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
-                             workers=args.workers, whole=args.whole_die, **stream)
+                             workers=args.workers, whole=args.whole_die,
+                             whole_only=args.whole_die_only, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
