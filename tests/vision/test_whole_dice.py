@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicecam.vision.boxes import lower_faces, whole_die_of
-from dicecam.vision.candidates import Candidates
+from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.reader import DiceReader
 
 NAN = [np.nan] * 4
@@ -95,11 +95,12 @@ def reader() -> DiceReader:
 ])
 def test_judging_by_whole_dice(reader, off_die_sure, tops, dies, kept):
     judging = reader if off_die_sure is None else DiceReader(settings=reader.settings.but(off_die_sure=off_die_sure))
-    assert judging.judge(_faces([5, 110], tops, dies)).kept.tolist() == kept
+    assert filled(judging.judge(_faces([5, 110], tops, dies)).kept, "kept").tolist() == kept
 
 
 def test_without_whole_dice_the_rules_alone_judge(reader):
     seen = _faces([5, 30], [0.99, 0.5], [NAN, NAN])
     plain = Candidates(seen.boxes, seen.scores, seen.values, seen.held, seen.top, seen.not_a_die, seen.relative,
                        None, seen.lone)
-    assert reader.judge(plain).kept.tolist() == reader.judge(seen).kept.tolist() == [True, True]
+    assert filled(reader.judge(plain).kept, "kept").tolist() == filled(reader.judge(seen).kept, "kept").tolist() \
+        == [True, True]
