@@ -70,6 +70,8 @@ class DiceDetector(nn.Module):
         # A whole die's centre lies off its top face's, towards its side faces: a branch of its
         # own sees further round each cell than the top faces' 1x1 head.
         self.whole_head: nn.Sequential | None = None
+        #: Set by `freeze_top_faces`: only the whole-die branch learns.
+        self.top_frozen = False
         if whole:
             out = nn.Conv2d(c2, 3, 1)
             assert out.bias is not None
@@ -90,7 +92,7 @@ class DiceDetector(nn.Module):
 
     def train(self, mode: bool = True) -> DiceDetector:
         super().train(mode)
-        if getattr(self, "top_frozen", False):
+        if self.top_frozen:
             for name, part in self.named_children():
                 if name != "whole_head":
                     part.eval()
