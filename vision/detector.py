@@ -119,7 +119,7 @@ class DieDetector:
         bw = np.exp(maps[1, ys, xs]) * self.stride
         bh = np.exp(maps[2, ys, xs]) * self.stride
         big = np.maximum(bw, bh) >= min_size
-        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)[big] / scale
+        boxes = _centred(cx, cy, bw, bh)[big] / scale
         bound = np.array([w, h, w, h], np.float32)
         look = _Look(np.clip(boxes, 0, bound).astype(np.float32), scores[big].astype(np.float32))
         if maps.shape[0] < 8 or self.settings.whole_die_peak is None:
@@ -129,7 +129,7 @@ class DieDetector:
         cx, cy = (xs + 0.5) * self.stride, (ys + 0.5) * self.stride
         bw, bh = np.exp(maps[6, ys, xs]) * self.stride, np.exp(maps[7, ys, xs]) * self.stride
         big = np.maximum(bw, bh) >= min_size
-        wholes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)[big] / scale
+        wholes = _centred(cx, cy, bw, bh)[big] / scale
         return replace(look, wholes=np.clip(wholes, 0, bound).astype(np.float32),
                        whole_scores=peaks[big].astype(np.float32))
 
@@ -182,6 +182,11 @@ class _Look:
     scores: np.ndarray
     wholes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     whole_scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+
+
+def _centred(cx: np.ndarray, cy: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Boxes (N, 4) of these centres and sizes."""
+    return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
 
 
 def _merge(boxes: np.ndarray, scores: np.ndarray,
