@@ -109,5 +109,5 @@ def detector_sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator
     x = view.astype(np.float32).transpose(2, 0, 1) / 255.0
     targets = centernet_targets(vboxes[:, :4], view.shape[:2])
     if whole:
-        targets |= whole_die_targets(None if wholes is None else np.clip(vboxes[:, 4:], 0, crop), view.shape[:2])
+        targets |= whole_die_targets(None if wholes is None else vboxes[:, 4:], view.shape[:2])
     return x, targets
