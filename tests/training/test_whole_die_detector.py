@@ -112,6 +112,7 @@ def test_learning_the_whole_die_branch_alone_leaves_the_top_faces_as_they_were()
     changed = {k for k in before if not torch.equal(before[k], after[k])}
     # Weights and batch-norm statistics alike: only the branch moves.
     assert changed and all(k.startswith("whole_head.") for k in changed)
+    assert model.whole_head is not None
     assert not model.stem.training and model.whole_head.training
 
 
