@@ -12,7 +12,7 @@ pytest.importorskip("onnx", reason="training needs the `train` extra")
 from dicecam.training.data.detector_targets import detector_sample, random_view  # noqa: E402
 from dicecam.training.learn.export import export_detector, export_reader  # noqa: E402
 from dicecam.training.learn.losses import detector_loss  # noqa: E402
-from dicecam.training.learn.nets import STRIDE, DiceDetector, FaceReader  # noqa: E402
+from dicecam.training.learn.nets import STRIDE, DiceDetector, FaceReader, detector_of  # noqa: E402
 from dicecam.training.learn.train import _fitted  # noqa: E402
 from dicecam.vision.reader import DiceReader  # noqa: E402
 
@@ -119,3 +119,68 @@ def test_learning_the_whole_die_branch_alone_leaves_the_top_faces_as_they_were()
 def test_a_detector_without_the_branch_cannot_learn_it_alone():
     with pytest.raises(ValueError, match="whole-die branch"):
         DiceDetector().freeze_top_faces()
+
+
+@pytest.mark.parametrize("stride", [4, 8])
+def test_the_branch_gives_stride_4_maps_from_either_features(stride):
+    torch.manual_seed(0)
+    plain = DiceDetector().eval()
+    model = DiceDetector(whole=True, whole_stride=stride)
+    model.load_state_dict(_fitted(plain.state_dict(), model.state_dict()))
+    x = torch.rand(1, 3, 96, 128)
+    out = model.eval()(x)
+    assert out.shape == (1, 8, 96 // STRIDE, 128 // STRIDE)
+    # The top faces are the plain detector's, wherever the branch sits.
+    assert torch.allclose(out[:, :5], plain(x))
+
+
+def test_a_branch_on_the_stride_8_features_looks_at_them():
+    """Changing the stride-8 branch's weights changes its maps, and nothing else."""
+    torch.manual_seed(0)
+    model = DiceDetector(whole=True, whole_stride=8).eval()
+    x = torch.rand(1, 3, 64, 64)
+    before = model(x)
+    assert model.whole_head is not None
+    with torch.no_grad():
+        for w in model.whole_head.parameters():
+            w.add_(0.5)
+    after = model(x)
+    assert torch.equal(before[:, :5], after[:, :5]) and not torch.equal(before[:, 5:], after[:, 5:])
+
+
+@pytest.mark.parametrize("stride", [4, 8])
+def test_a_checkpoint_knows_where_its_branch_sits(stride):
+    torch.manual_seed(0)
+    model = DiceDetector(whole=True, whole_stride=stride)
+    back = detector_of(model.state_dict())
+    assert back.whole_at == stride
+    x = torch.rand(1, 3, 64, 64)
+    assert torch.equal(model.eval()(x), back.eval()(x))
+
+
+def test_a_checkpoint_saved_before_the_stride_was_kept_has_its_branch_at_stride_4():
+    state = DiceDetector(whole=True).state_dict()
+    del state["whole_stride"]
+    assert detector_of(state).whole_at == 4
+    assert detector_of(DiceDetector().state_dict()).whole_head is None
+
+
+def test_a_start_from_another_checkpoint_keeps_the_network_s_own_branch_place():
+    four = DiceDetector(whole=True).state_dict()
+    eight = DiceDetector(whole=True, whole_stride=8)
+    eight.load_state_dict(_fitted(four, eight.state_dict()))
+    assert int(eight.state_dict()["whole_stride"]) == 8
+
+
+def test_the_branch_sits_only_where_there_are_features():
+    with pytest.raises(ValueError, match="stride-4 or stride-8"):
+        DiceDetector(whole=True, whole_stride=16)
+
+
+def test_a_stride_8_detector_s_file_boxes_whole_dice_in_the_runtime(tmp_path):
+    torch.manual_seed(0)
+    export_detector(DiceDetector(whole=True, whole_stride=8), tmp_path / "detector.onnx")
+    export_reader(FaceReader(), tmp_path / "reader.onnx")
+    photo = np.random.default_rng(1).integers(0, 255, (240, 320, 3), np.uint8)
+    found = DiceReader(tmp_path, whole_die_peak=0.0).detect(photo)
+    assert found.die_boxes is not None and found.die_boxes.shape == (len(found), 4)

@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 
 from dicecam.training.data.reader_crops import CROP_SCALE
-from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader
+from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader, detector_of
 
 OPSET = 17
 #: Long side of the photo as the detector sees it (vision.reader reads this from the file).
@@ -85,9 +85,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--upright", action="store_true", help="the reader was trained with --upright")
     args = p.parse_args(argv)
     if (args.runs / "detector.pt").is_file():
-        det = DiceDetector()
-        det.load_state_dict(torch.load(args.runs / "detector.pt"))
-        export_detector(det, args.out / "detector.onnx")
+        export_detector(detector_of(torch.load(args.runs / "detector.pt")), args.out / "detector.onnx")
     if (args.runs / "reader.pt").is_file():
         state = torch.load(args.runs / "reader.pt")
         rd = FaceReader(contrast="contrast.on" in state)

@@ -41,10 +41,12 @@ class DiceDetector(nn.Module):
     Input: BGR float image in 0..1, N x 3 x H x W with H, W multiples of 32.
     Output: N x 5 x H/4 x W/4; with `whole`, 3 channels more (N x 8): the heat map and box
     size of whole dice (top and side faces, as `roboflow_dice` labels them), so a side
-    face can be told from a second die.
+    face can be told from a second die. `whole_stride` 8 puts that branch on the stride-8
+    features (a quarter of the cells, so a quarter of its cost; a whole die needs no
+    finer place) and enlarges its maps to stride 4.
     """
 
-    def __init__(self, width: int = 1, *, whole: bool = False) -> None:
+    def __init__(self, width: int = 1, *, whole: bool = False, whole_stride: int = 4) -> None:
         super().__init__()
         c1, c2, c3, c4 = 16 * width, 32 * width, 64 * width, 128 * width
         self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
@@ -70,6 +72,9 @@ class DiceDetector(nn.Module):
         # A whole die's centre lies off its top face's, towards its side faces: a branch of its
         # own sees further round each cell than the top faces' 1x1 head.
         self.whole_head: nn.Sequential | None = None
+        if whole_stride not in (4, 8):
+            raise ValueError(f"the whole-die branch sits on the stride-4 or stride-8 features, not {whole_stride}")
+        self.whole_at = whole_stride
         #: Set by `freeze_top_faces`: only the whole-die branch learns.
         self.top_frozen = False
         if whole:
@@ -79,6 +84,8 @@ class DiceDetector(nn.Module):
             with torch.no_grad():
                 out.bias[0] = -4.0
             self.whole_head = nn.Sequential(SepBlock(c2, c2), SepBlock(c2, c2), out)
+            # Kept with the weights, so a checkpoint says where its branch sits (`detector_of`).
+            self.register_buffer("whole_stride", torch.tensor(whole_stride))
 
     def freeze_top_faces(self) -> None:
         """Learn only the whole-die branch: the rest keeps its weights and its batch-norm
@@ -109,7 +116,22 @@ class DiceDetector(nn.Module):
         p4 = self.fuse4(self.lat4(x4) + F.interpolate(self.up4(p8), scale_factor=2.0, mode="nearest"))
         if self.whole_head is None:
             return self.head(p4)
-        return torch.cat([self.head(p4), self.whole_head(p4)], dim=1)
+        if self.whole_at == 4:
+            return torch.cat([self.head(p4), self.whole_head(p4)], dim=1)
+        whole = F.interpolate(self.whole_head(p8), scale_factor=2.0, mode="bilinear", align_corners=False)
+        return torch.cat([self.head(p4), whole], dim=1)
+
+
+def detector_of(state: dict[str, torch.Tensor]) -> DiceDetector:
+    """The detector a checkpoint's weights are for (with its whole-die branch, where it has
+    one, on the features it was trained on), the weights loaded."""
+    whole = any(name.startswith("whole_head.") for name in state)
+    stride = int(state["whole_stride"]) if "whole_stride" in state else 4
+    model = DiceDetector(whole=whole, whole_stride=stride)
+    if whole and "whole_stride" not in state:  # saved before the branch could sit elsewhere
+        state = state | {"whole_stride": torch.tensor(4)}
+    model.load_state_dict(state)
+    return model
 
 
 class CropContrast(nn.Module):

@@ -240,8 +240,9 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
 
 def _fitted(loaded: dict[str, torch.Tensor], own: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """`loaded` weights for a network with parts they lack (a detector learning whole dice,
-    started from one that does not): those parts keep their fresh start."""
-    return {name: loaded.get(name, fresh) for name, fresh in own.items()} | \
+    started from one that does not): those parts keep their fresh start. Where the
+    whole-die branch sits is the network's own, whatever the checkpoint's was."""
+    return {name: fresh if name == "whole_stride" else loaded.get(name, fresh) for name, fresh in own.items()} | \
         {name: w for name, w in loaded.items() if name not in own}
 
 
@@ -278,10 +279,10 @@ def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
-                   workers: int = 1, whole: bool = False, whole_only: bool = False,
+                   workers: int = 1, whole: bool = False, whole_only: bool = False, whole_stride: int = 4,
                    **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
-    model = DiceDetector(whole=whole or whole_only)
+    model = DiceDetector(whole=whole or whole_only, whole_stride=whole_stride)
     if whole_only:
         model.freeze_top_faces()
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
@@ -346,6 +347,8 @@ def parser() -> argparse.ArgumentParser:
                    help="detector: also learn to box whole dice (top and side faces), where photos know them")
     p.add_argument("--whole-die-only", action="store_true",
                    help="detector: learn only the whole-die branch, the top faces kept as --init has them")
+    p.add_argument("--whole-die-stride", type=int, choices=[4, 8], default=4,
+                   help="detector: the features the whole-die branch sits on (8: a quarter of the cost)")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -377,7 +380,7 @@ def main(argv: list[str] | None = None) -> None:
                              seed=args.seed, resume=args.init or (args.runs / "detector.pt" if args.resume else None),
                              runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
                              workers=args.workers, whole=args.whole_die,
-                             whole_only=args.whole_die_only, **stream)
+                             whole_only=args.whole_die_only, whole_stride=args.whole_die_stride, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
