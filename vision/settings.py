@@ -28,10 +28,11 @@ class ReaderSettings:
     with a confidence of at least `keep_small_above`; one over `max_relative_size` times the
     typical die (a bowl, a group of dice seen as one) is dropped. A crop read with a top
     probability under `turn_below` is read again turned, mirrored (and with `colours`, in
-    other colours); one read from `turn_below` up to `check_below` once more mirrored, only
-    to check its reading (0 checks none). At most `max_second_looks` crops a photo get those
-    extra reads, the likeliest dice first, so a cluttered photo costs about what a clean
-    one does.
+    other colours), unless it is "not a die" with probability `views_below_not_a_die` or
+    more (1 reads every one again); one read from `turn_below` up to `check_below` once
+    more mirrored, only to check its reading (0 checks none). At most `max_second_looks`
+    crops a photo get those extra reads, the likeliest dice first, so a cluttered photo
+    costs about what a clean one does.
 
     Known count: where a throw's count is known and the rules keep fewer dice, with
     `search_missing` the whole photo is looked at once more at twice the first look's
@@ -67,6 +68,7 @@ class ReaderSettings:
     check_below: float = 0.9
     colours: bool = True
     max_second_looks: int = 24
+    views_below_not_a_die: float = 0.5
     search_missing: bool = True
     min_whole_die: float = 0.3
     whole_die_peak: float | None = None

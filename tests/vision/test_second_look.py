@@ -177,3 +177,34 @@ def test_colour_views_help_with_dice_in_other_colours():
     before, after = total(scores["plain"]), total(scores["coloured"])
     assert after.right > before.right
     assert after.read_f1 > before.read_f1
+
+
+@pytest.fixture(scope="module")
+def mixed_crops(reader, crops):
+    """The sample dice's crops and crops of bare table beside them (each die's box moved
+    two sides up and left, where the sample photos show table)."""
+    photo = next(p for p in PHOTOS if not p.crop)
+    boxes = photo.dice.boxes
+    side = (boxes[:, 2:] - boxes[:, :2]).max(axis=1, keepdims=True)
+    bare = reader.face.crops(load_image(photo.path), boxes - 2 * side)
+    return np.concatenate([crops, bare])
+
+
+@pytest.mark.parametrize("below", [0.3, 0.5, 0.8])
+def test_a_crop_plainly_not_a_die_gets_no_second_look(mixed_crops, below):
+    reader = DiceReader(turn_below=1.01, check_below=0.0, views_below_not_a_die=below)
+    sizes = _counting(reader)
+    first = reader.face.classify(mixed_crops)
+    p, mean = reader.face.second_look(mixed_crops, first)
+    plain = first[:, 6] >= below
+    assert plain.any() and not plain.all(), "the bare table should be read as no die, the dice not"
+    assert sizes == [len(mixed_crops), int((~plain).sum()) * len(DOUBT_VIEWS)]
+    np.testing.assert_allclose(p[plain], first[plain], atol=1e-6)
+    np.testing.assert_allclose(mean[plain], first[plain], atol=1e-6)
+
+
+def test_at_1_every_doubtful_crop_is_viewed(mixed_crops):
+    reader = DiceReader(turn_below=1.01, check_below=0.0, views_below_not_a_die=1.0)
+    sizes = _counting(reader)
+    reader.face.second_look(mixed_crops, reader.face.classify(mixed_crops))
+    assert sizes == [len(mixed_crops), len(mixed_crops) * len(DOUBT_VIEWS)]
