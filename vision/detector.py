@@ -30,6 +30,8 @@ class DieDetector:
         self.settings = settings
         #: Whether the network also boxes whole dice (top and side faces: 8 output channels).
         self.boxes_whole_dice = session.get_outputs()[0].shape[1] == 8
+        #: Whether it knows, at every cell, the edges of the whole die there (9 output channels).
+        self.knows_die_sides = session.get_outputs()[0].shape[1] == 9
 
     def find(self, photo: Halvings) -> Candidates:
         """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
@@ -69,6 +71,14 @@ class DieDetector:
         return Candidates.found(boxes, np.concatenate([scores, weak[1][apart]]), lone=lone and zoomed is not None,
                                 die_boxes=self._whole_dice(boxes, passes))
 
+    def _whole_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:
+        """The whole die each box lies on (NaN rows where none): from the first pass's die
+        edges at each box's centre where the detector knows them (and `max_face_drop` is
+        set), else from the passes' whole-die peaks (`_peak_dice`)."""
+        if self.knows_die_sides and self.settings.max_face_drop is not None:
+            return passes[0].die_at(boxes, self.stride)
+        return self._peak_dice(boxes, passes)
+
     def search(self, photo: Halvings, found: Candidates) -> Candidates:
         """Boxes that a second look over the whole photo, at twice the first look's scale
         (at most `zoom_max_side` wide), finds apart from `found`, weak peaks included: for a
@@ -82,7 +92,7 @@ class DieDetector:
         apart = apart_from(boxes, found.boxes)
         return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
 
-    def _whole_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:
+    def _peak_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:
         """The whole die each box lies on (NaN rows where none), from the passes' whole-die
         peaks of `whole_die_peak` or more; None where the detector does not box whole dice
         or the setting is off."""
@@ -122,7 +132,9 @@ class DieDetector:
         boxes = _centred(cx, cy, bw, bh)[big] / scale
         bound = np.array([w, h, w, h], np.float32)
         look = _Look(np.clip(boxes, 0, bound).astype(np.float32), scores[big].astype(np.float32))
-        if maps.shape[0] < 8 or self.settings.whole_die_peak is None:
+        if maps.shape[0] == 9 and self.settings.max_face_drop is not None:
+            return replace(look, sides=maps[5:9], sides_scale=scale)
+        if maps.shape[0] != 8 or self.settings.whole_die_peak is None:
             return look
         # Whole dice: a peak's cell centre and box size (no offset channel: pairing needs no finer place).
         ys, xs, peaks = centre_peaks(1.0 / (1.0 + np.exp(-maps[5])), min_score=self.settings.whole_die_peak)
@@ -170,7 +182,8 @@ class DieDetector:
         look = self._detect_at(shrink(part, zscale / own, averaged=own < 1), zscale / own, part.shape,
                                min_score=min_score)
         shift = np.array([x0, y0, x0, y0], np.float32)
-        return replace(look, boxes=(look.boxes + shift) / own, wholes=(look.wholes + shift) / own)
+        return replace(look, boxes=(look.boxes + shift) / own, wholes=(look.wholes + shift) / own,
+                       sides_scale=zscale, sides_shift=(x0 * zscale / own, y0 * zscale / own))
 
 
 @dataclass(frozen=True)
@@ -182,6 +195,30 @@ class _Look:
     scores: np.ndarray
     wholes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     whole_scores: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    #: Log distances (4, H, W), in cells, to the edges of the whole die at each cell, where
+    #: the detector knows them; a photo pixel p is the pass's pixel p * sides_scale - sides_shift.
+    sides: np.ndarray | None = None
+    sides_scale: float = 1.0
+    sides_shift: tuple[float, float] = (0.0, 0.0)
+
+    def die_at(self, boxes: np.ndarray, stride: int) -> np.ndarray | None:
+        """The whole die (N, 4, photo pixels) at each box's centre, from `sides`; NaN rows for
+        a centre outside this pass; None without `sides`."""
+        if self.sides is None:
+            return None
+        out = np.full((len(boxes), 4), np.nan, np.float32)
+        gh, gw = self.sides.shape[1:]
+        shift = np.asarray(self.sides_shift, np.float32)
+        at = (boxes[:, :2] + boxes[:, 2:]) / 2 * self.sides_scale - shift  # centres, in the pass's pixels
+        ix, iy = np.floor(at[:, 0] / stride).astype(int), np.floor(at[:, 1] / stride).astype(int)
+        inside = (ix >= 0) & (ix < gw) & (iy >= 0) & (iy < gh)
+        if not inside.any():
+            return out
+        d = np.exp(self.sides[:, iy[inside], ix[inside]]) * stride  # left, top, right, bottom
+        cx, cy = (ix[inside] + 0.5) * stride, (iy[inside] + 0.5) * stride
+        die = np.stack([cx - d[0], cy - d[1], cx + d[2], cy + d[3]], axis=1)
+        out[inside] = (die + np.tile(shift, 2)) / self.sides_scale
+        return out
 
 
 def _centred(cx: np.ndarray, cy: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:

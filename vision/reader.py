@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import lower_faces
+from dicecam.vision.boxes import low_on_die, lower_faces
 from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import Dice, Die
@@ -156,6 +156,9 @@ class DiceReader:
             if s.off_die_sure is not None:
                 # A face on no whole die: a token, a print or a speck, unless read plainly.
                 keep &= ~np.isnan(seen.die_boxes).any(axis=1) | (top >= s.off_die_sure)
+            if s.max_face_drop is not None:
+                # Low on its die: the front face of a die seen from the side, not its top.
+                keep &= ~low_on_die(seen.boxes, seen.die_boxes, s.max_face_drop)
             # One die, one face: a side face seen at an angle is no second die.
             keep &= ~lower_faces(seen.boxes, seen.die_boxes, keep)
         return replace(seen, kept=keep)

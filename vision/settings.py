@@ -44,7 +44,10 @@ class ReaderSettings:
     whole dice, each box lies on the whole die (a peak of `whole_die_peak` or more; None:
     not used) nearest its centre, and of one whole die's kept faces only the uppermost
     is kept (the others are its side faces); a box on no whole die is kept only when read
-    with a top probability of `off_die_sure` or more (None: the rules alone decide).
+    with a top probability of `off_die_sure` or more (None: the rules alone decide). Where
+    the detector knows each cell's whole die (its edges), a kept box whose top edge lies
+    more than `max_face_drop` of its die's height below the die's top (a front face) is
+    dropped (None: not used).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -73,6 +76,7 @@ class ReaderSettings:
     min_whole_die: float = 0.3
     whole_die_peak: float | None = None
     off_die_sure: float | None = None
+    max_face_drop: float | None = None
     capped: bool = True
     low_confidence: float = UNSURE_BELOW
 

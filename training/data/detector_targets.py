@@ -73,6 +73,31 @@ def whole_die_targets(wholes: np.ndarray | None, shape: tuple[int, int]) -> dict
             "has_whole": np.ones((), np.float32)}
 
 
+def die_side_targets(wholes: np.ndarray | None, shape: tuple[int, int]) -> dict[str, np.ndarray]:
+    """At every cell whose centre lies inside a whole die, the log distances (in cells) to
+    its left, top, right and bottom edges (`sides` (4, H, W), `sides_mask`); where dice
+    overlap, the smaller one's. `has_whole` 0 (and the rest zeros) where the photo's
+    whole dice are not known."""
+    gh, gw = shape[0] // STRIDE, shape[1] // STRIDE
+    sides = np.zeros((4, gh, gw), np.float32)
+    mask = np.zeros((gh, gw), np.float32)
+    if wholes is None:
+        return {"sides": sides, "sides_mask": mask, "has_whole": np.zeros((), np.float32)}
+    cx = (np.arange(gw, dtype=np.float32) + 0.5) * STRIDE
+    cy = (np.arange(gh, dtype=np.float32) + 0.5) * STRIDE
+    area = (wholes[:, 2] - wholes[:, 0]) * (wholes[:, 3] - wholes[:, 1])
+    for x0, y0, x1, y1 in wholes[np.argsort(-area)]:  # the smaller die last: it wins a shared cell
+        cols = np.flatnonzero((cx > x0) & (cx < x1))
+        rows = np.flatnonzero((cy > y0) & (cy < y1))
+        if not len(cols) or not len(rows):
+            continue
+        r, c = np.ix_(rows, cols)
+        for k, d in enumerate((cx[c] - x0, cy[r] - y0, x1 - cx[c], y1 - cy[r])):
+            sides[k][r, c] = np.log(np.maximum(d, 0.5) / STRIDE)
+        mask[r, c] = 1.0
+    return {"sides": sides, "sides_mask": mask, "has_whole": np.ones((), np.float32)}
+
+
 def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np.ndarray]:
     """Gaussian centre heat map, log box size and offset targets at the detector's stride."""
     gh, gw = shape[0] // STRIDE, shape[1] // STRIDE
@@ -96,18 +121,22 @@ def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np
 
 
 def detector_sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
-                    augment: bool = True, turns: bool = True, whole: bool = False,
+                    augment: bool = True, turns: bool = True, whole: bool = False, sides: bool = False,
                     wholes: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """One (CHW float32 image in 0..1, targets) training pair.
 
     `whole`: the targets also say where the whole dice are (`whole_die_targets`), from
-    `wholes` (one whole-die box per top face) where the photo has them.
+    `wholes` (one whole-die box per top face) where the photo has them; `sides`: each
+    cell's distances to its whole die's edges instead (`die_side_targets`).
     """
-    view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns, wholes=wholes if whole else None)
+    view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns,
+                               wholes=wholes if whole or sides else None)
     if augment:
         view = photometric(view, rng)
     x = view.astype(np.float32).transpose(2, 0, 1) / 255.0
     targets = centernet_targets(vboxes[:, :4], view.shape[:2])
     if whole:
         targets |= whole_die_targets(None if wholes is None else vboxes[:, 4:], view.shape[:2])
+    if sides:
+        targets |= die_side_targets(None if wholes is None else vboxes[:, 4:], view.shape[:2])
     return x, targets

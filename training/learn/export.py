@@ -56,9 +56,12 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
         torch.onnx.export(model.eval(), (x,), str(path), input_names=["image"], output_names=["maps"],
                           dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "h4", 3: "w4"}},
                           opset_version=OPSET, dynamo=False)
+    whole = ""
+    if model.whole_head is not None:
+        whole = (",die_log_left,die_log_top,die_log_right,die_log_bottom" if model.whole_head[-1].out_channels == 4
+                 else ",whole_heat_logit,whole_log_w,whole_log_h")
     _stamp(path, input_side=INPUT_SIDE, stride=STRIDE, min_score=min_score,
-           outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit"
-                   + (",whole_heat_logit,whole_log_w,whole_log_h" if model.whole_head is not None else ""))
+           outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit" + whole)
 
 
 def export_reader(model: FaceReader, path: Path, *, upright: bool = False) -> None:

@@ -26,11 +26,25 @@ def detector_loss(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.
     off = (F.l1_loss(torch.sigmoid(out[:, 3:5]), t["offset"], reduction="none") * m).sum() / n
     total = heat + 1.0 * size + 1.0 * off
     parts = {"heat": heat.item(), "size": size.item(), "offset": off.item()}
-    if out.shape[1] > 5:  # a detector that also boxes whole dice (`DiceDetector(whole=True)`)
+    if out.shape[1] == 8:  # a detector that also boxes whole dice (`DiceDetector(whole=True)`)
         whole, whole_size = whole_die_loss(out[:, 5:8], t)
         total = total + whole + whole_size
         parts |= {"whole": whole.item(), "whole_size": whole_size.item()}
+    elif out.shape[1] == 9:  # ... or knows each cell's die's edges (`whole_sides=True`)
+        sides = die_side_loss(out[:, 5:9], t)
+        total = total + sides
+        parts |= {"sides": sides.item()}
     return total, parts
+
+
+def die_side_loss(out: torch.Tensor, t: dict[str, torch.Tensor]) -> torch.Tensor:
+    """L1 of the log distances to the whole die's edges, over the cells inside a whole die
+    of the photos whose whole dice are known."""
+    known = t["has_whole"] > 0
+    if not bool(known.any()):
+        return out.sum() * 0.0
+    m = t["sides_mask"][known].unsqueeze(1)
+    return (F.l1_loss(out[known], t["sides"][known], reduction="none") * m).sum() / (4 * m.sum()).clamp(min=1.0)
 
 
 def whole_die_loss(out: torch.Tensor, t: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:

@@ -43,10 +43,14 @@ class DiceDetector(nn.Module):
     size of whole dice (top and side faces, as `roboflow_dice` labels them), so a side
     face can be told from a second die. `whole_stride` 8 puts that branch on the stride-8
     features (a quarter of the cells, so a quarter of its cost; a whole die needs no
-    finer place) and enlarges its maps to stride 4.
+    finer place) and enlarges its maps to stride 4. With `whole_sides` the branch gives 4
+    channels instead (N x 9): at every cell inside a whole die, the log distances (in
+    cells) to that die's left, top, right and bottom edges, so any face found there knows
+    where its die's top edge is (a side face lies low on its die, under the top face).
     """
 
-    def __init__(self, width: int = 1, *, whole: bool = False, whole_stride: int = 4) -> None:
+    def __init__(self, width: int = 1, *, whole: bool = False, whole_stride: int = 4,
+                 whole_sides: bool = False) -> None:
         super().__init__()
         c1, c2, c3, c4 = 16 * width, 32 * width, 64 * width, 128 * width
         self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
@@ -78,11 +82,13 @@ class DiceDetector(nn.Module):
         #: Set by `freeze_top_faces`: only the whole-die branch learns.
         self.top_frozen = False
         if whole:
-            out = nn.Conv2d(c2, 3, 1)
+            out = nn.Conv2d(c2, 4 if whole_sides else 3, 1)
             assert out.bias is not None
-            nn.init.constant_(out.bias, 0.0)
+            # Sides start at e^1.5, about 4.5 cells: a die's half side at a usual size.
+            nn.init.constant_(out.bias, 1.5 if whole_sides else 0.0)
             with torch.no_grad():
-                out.bias[0] = -4.0
+                if not whole_sides:
+                    out.bias[0] = -4.0
             self.whole_head = nn.Sequential(SepBlock(c2, c2), SepBlock(c2, c2), out)
             # Kept with the weights, so a checkpoint says where its branch sits (`detector_of`).
             self.register_buffer("whole_stride", torch.tensor(whole_stride))
@@ -127,7 +133,8 @@ def detector_of(state: dict[str, torch.Tensor]) -> DiceDetector:
     one, on the features it was trained on), the weights loaded."""
     whole = any(name.startswith("whole_head.") for name in state)
     stride = int(state["whole_stride"]) if "whole_stride" in state else 4
-    model = DiceDetector(whole=whole, whole_stride=stride)
+    sides = whole and state["whole_head.2.weight"].shape[0] == 4
+    model = DiceDetector(whole=whole, whole_stride=stride, whole_sides=sides)
     if whole and "whole_stride" not in state:  # saved before the branch could sit elsewhere
         state = state | {"whole_stride": torch.tensor(4)}
     model.load_state_dict(state)

@@ -108,13 +108,15 @@ class DetectorStream(_Stream):
 
     SETS = DETECTOR_SETS
 
-    def __init__(self, *, upright: bool = False, steep: bool = False, whole: bool = False,
+    def __init__(self, *, upright: bool = False, steep: bool = False, whole: bool = False, sides: bool = False,
                  **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         self.upright = upright
         self.steep = steep
         #: Targets for whole dice too, where a photo knows them (`DiceDetector(whole=True)`).
         self.whole = whole
+        #: ... or each cell's distances to its whole die's edges (`DiceDetector(whole_sides=True)`).
+        self.sides = sides
 
     def __iter__(self):
         rng = _rng(self.seed)
@@ -127,7 +129,8 @@ class DetectorStream(_Stream):
                 s = self.real_photo(rng)
                 turns = True
             assert s.boxes is not None  # the detector's sets are photos with boxes, never crops
-            yield detector_sample(s.image, s.boxes, rng, turns=turns, whole=self.whole, wholes=s.die_boxes)
+            yield detector_sample(s.image, s.boxes, rng, turns=turns, whole=self.whole, sides=self.sides,
+                                  wholes=s.die_boxes)
 
 
 class ReaderStream(_Stream):
@@ -280,13 +283,13 @@ def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
                    workers: int = 1, whole: bool = False, whole_only: bool = False, whole_stride: int = 4,
-                   **stream: Unpack[StreamOptions]) -> DiceDetector:
+                   whole_sides: bool = False, **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
-    model = DiceDetector(whole=whole or whole_only, whole_stride=whole_stride)
+    model = DiceDetector(whole=whole or whole_only, whole_stride=whole_stride, whole_sides=whole_sides)
     if whole_only:
         model.freeze_top_faces()
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
-                             whole=whole or whole_only, **stream)
+                             whole=(whole or whole_only) and not whole_sides, sides=whole_sides, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
                log_every=25, loss_step=_detector_step, device=device, workers=workers)
 
@@ -349,6 +352,8 @@ def parser() -> argparse.ArgumentParser:
                    help="detector: learn only the whole-die branch, the top faces kept as --init has them")
     p.add_argument("--whole-die-stride", type=int, choices=[4, 8], default=4,
                    help="detector: the features the whole-die branch sits on (8: a quarter of the cost)")
+    p.add_argument("--whole-die-sides", action="store_true",
+                   help="detector: the branch gives each cell's distances to its whole die's edges, not whole-die peaks")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -365,6 +370,8 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--fresh-crops draws the reader's rendered crops: use it with 'reader'")
     if (args.whole_die or args.whole_die_only) and args.what != "detector":
         p.error("--whole-die trains the detector's whole-die channels: use it with 'detector'")
+    if (args.whole_die_sides or args.whole_die_stride != 4) and not (args.whole_die or args.whole_die_only):
+        p.error("--whole-die-sides and --whole-die-stride shape the whole-die branch: use them with --whole-die(-only)")
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
     if args.upright and args.what == "all":
@@ -380,7 +387,8 @@ def main(argv: list[str] | None = None) -> None:
                              seed=args.seed, resume=args.init or (args.runs / "detector.pt" if args.resume else None),
                              runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
                              workers=args.workers, whole=args.whole_die,
-                             whole_only=args.whole_die_only, whole_stride=args.whole_die_stride, **stream)
+                             whole_only=args.whole_die_only, whole_stride=args.whole_die_stride,
+                             whole_sides=args.whole_die_sides, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
