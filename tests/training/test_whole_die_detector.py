@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from dicecam.training.data.detector_targets import detector_sample, random_view  # noqa: E402
+from dicecam.training.data.detector_targets import detector_sample, die_side_targets, random_view  # noqa: E402
 from dicecam.training.learn.export import export_detector, export_reader  # noqa: E402
 from dicecam.training.learn.losses import detector_loss  # noqa: E402
 from dicecam.training.learn.nets import STRIDE, DiceDetector, FaceReader, detector_of  # noqa: E402
@@ -184,3 +184,65 @@ def test_a_stride_8_detector_s_file_boxes_whole_dice_in_the_runtime(tmp_path):
     photo = np.random.default_rng(1).integers(0, 255, (240, 320, 3), np.uint8)
     found = DiceReader(tmp_path, whole_die_peak=0.0).detect(photo)
     assert found.die_boxes is not None and found.die_boxes.shape == (len(found), 4)
+
+
+
+def test_every_cell_inside_a_whole_die_knows_its_edges():
+    wholes = np.array([[8, 8, 40, 56], [100, 20, 120, 40]], np.float32)
+    t = die_side_targets(wholes, (64, 128))
+    assert t["has_whole"] == 1
+    ys, xs = np.nonzero(t["sides_mask"])
+    d = np.exp(t["sides"][:, ys, xs]) * STRIDE
+    cx, cy = (xs + 0.5) * STRIDE, (ys + 0.5) * STRIDE
+    back = np.stack([cx - d[0], cy - d[1], cx + d[2], cy + d[3]], axis=1)
+    # Each marked cell gives back the box of the die it lies in.
+    assert all(np.allclose(b, wholes[0], atol=1e-3) or np.allclose(b, wholes[1], atol=1e-3) for b in back)
+    assert len(back) == 8 * 12 + 5 * 5  # the cells whose centres lie inside each die
+
+
+def test_where_dice_overlap_a_cell_knows_the_smaller_die():
+    big, small = [0, 0, 64, 64], [16, 16, 32, 32]
+    for order in ([big, small], [small, big]):
+        t = die_side_targets(np.array(order, np.float32), (64, 64))
+        d = np.exp(t["sides"][:, 5, 5]) * STRIDE  # cell centre (22, 22), inside both
+        assert np.allclose([22 - d[0], 22 - d[1], 22 + d[2], 22 + d[3]], small, atol=1e-3)
+
+
+def test_a_photo_without_whole_dice_teaches_no_edges():
+    img, tops, _ = _photo()
+    _, t = detector_sample(img, tops, np.random.default_rng(0), sides=True, wholes=None)
+    assert t["has_whole"] == 0 and t["sides_mask"].sum() == 0 and "whole_heat" not in t
+
+
+def test_the_edge_loss_counts_only_photos_that_know_their_whole_dice():
+    img, tops, wholes = _photo()
+    pairs = [detector_sample(img, tops, np.random.default_rng(s), sides=True, wholes=w)
+             for s, w in ((0, wholes), (1, None))]
+    x = torch.from_numpy(np.stack([p[0] for p in pairs]))
+    t = {k: torch.from_numpy(np.stack([np.asarray(p[1][k]) for p in pairs])) for k in pairs[0][1]}
+    torch.manual_seed(0)
+    out = DiceDetector(whole=True, whole_sides=True)(x)
+    assert out.shape[1] == 9
+    _, parts = detector_loss(out, t)
+    changed = out.detach().clone()
+    changed[1, 5:] = 10.0
+    assert parts["sides"] > 0
+    assert detector_loss(changed, t)[1]["sides"] == pytest.approx(detector_loss(out.detach(), t)[1]["sides"])
+
+
+@pytest.mark.parametrize("stride", [4, 8])
+def test_a_checkpoint_knows_its_branch_gives_die_edges(stride):
+    model = DiceDetector(whole=True, whole_stride=stride, whole_sides=True)
+    back = detector_of(model.state_dict())
+    assert back.whole_head is not None and back.whole_head[-1].out_channels == 4 and back.whole_at == stride
+
+
+def test_an_edge_detector_s_file_gives_die_boxes_only_when_asked(tmp_path):
+    torch.manual_seed(0)
+    export_detector(DiceDetector(whole=True, whole_stride=8, whole_sides=True), tmp_path / "detector.onnx")
+    export_reader(FaceReader(), tmp_path / "reader.onnx")
+    photo = np.random.default_rng(2).integers(0, 255, (240, 320, 3), np.uint8)
+    assert DiceReader(tmp_path).detector.knows_die_sides
+    assert DiceReader(tmp_path, min_score=0.0).detect(photo).die_boxes is None
+    found = DiceReader(tmp_path, min_score=0.0, max_face_drop=0.25).detect(photo)
+    assert len(found) and found.die_boxes is not None and not np.isnan(found.die_boxes).any()

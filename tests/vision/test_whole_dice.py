@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicecam.vision.boxes import lower_faces, whole_die_of
+from dicecam.vision.boxes import low_on_die, lower_faces, whole_die_of
 from dicecam.vision.candidates import Candidates, filled
+from dicecam.vision.detector import _Look
 from dicecam.vision.reader import DiceReader
 
 NAN = [np.nan] * 4
@@ -104,3 +105,48 @@ def test_without_whole_dice_the_rules_alone_judge(reader):
                        None, seen.lone)
     assert filled(reader.judge(plain).kept, "kept").tolist() == filled(reader.judge(seen).kept, "kept").tolist() \
         == [True, True]
+
+
+@pytest.mark.parametrize(("face_top", "drop", "low"), [
+    (0, 0.25, False),    # the top face, at the die's top
+    (20, 0.25, False),   # a fifth of the die down: still its top face seen at an angle
+    (30, 0.25, True),    # over a quarter down: the front face under the top one
+    (30, 0.35, False),
+])
+def test_a_face_low_on_its_die_is_its_front_face(face_top, drop, low):
+    die = np.array([[0, 0, 40, 100]], np.float32)
+    face = np.array([[0, face_top, 40, face_top + 40]], np.float32)
+    assert low_on_die(face, die, drop).tolist() == [low]
+
+
+def test_a_face_on_no_known_die_is_never_low():
+    assert low_on_die(np.array([[0, 50, 10, 60]], np.float32), np.array([NAN], np.float32), 0.0).tolist() == [False]
+
+
+@pytest.mark.parametrize(("drop", "kept"), [(None, [True, True]), (0.25, [True, False]), (0.6, [True, True])])
+def test_judging_drops_a_face_low_on_its_die(reader, drop, kept):
+    judging = DiceReader(settings=reader.settings.but(max_face_drop=drop))
+    # One face at the top of its die, one half-way down another (both read surely).
+    faces = _faces([5, 160], [0.99, 0.99], [[0, 0, 20, 50], [0, 110, 20, 210]])
+    assert filled(judging.judge(faces).kept, "kept").tolist() == kept
+
+
+@pytest.mark.parametrize(("scale", "shift"), [(1.0, (0.0, 0.0)), (0.5, (0.0, 0.0)), (2.0, (40.0, 24.0))])
+def test_a_pass_gives_the_die_at_each_box_centre_in_the_photo_s_pixels(scale, shift):
+    """Distances to a die's edges, written at every cell of the die in a pass over the
+    photo at `scale` (less `shift`), come back as that die's box in the photo's pixels."""
+    stride, die = 4, np.array([60.0, 40.0, 100.0, 120.0])  # photo pixels
+    sides = np.full((4, 64, 64), np.log(0.5), np.float32)
+    px = die * scale - np.tile(shift, 2)  # the die in the pass's pixels
+    for iy in range(64):
+        for ix in range(64):
+            cx, cy = (ix + 0.5) * stride, (iy + 0.5) * stride
+            if px[0] < cx < px[2] and px[1] < cy < px[3]:
+                sides[:, iy, ix] = np.log(np.array([cx - px[0], cy - px[1], px[2] - cx, px[3] - cy]) / stride)
+    look = _Look(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), sides=sides, sides_scale=scale,
+                 sides_shift=shift)
+    faces = np.array([[65, 45, 95, 75], [70, 90, 90, 110], [1000, 1000, 1010, 1010]], np.float32)
+    got = look.die_at(faces, stride)
+    np.testing.assert_allclose(got[:2], np.tile(die, (2, 1)), atol=1e-3)
+    assert np.isnan(got[2]).all()  # outside the pass
+    assert _Look(faces, np.ones(3, np.float32)).die_at(faces, stride) is None
