@@ -147,6 +147,7 @@ def test_a_pass_gives_the_die_at_each_box_centre_in_the_photo_s_pixels(scale, sh
                  sides_shift=shift)
     faces = np.array([[65, 45, 95, 75], [70, 90, 90, 110], [1000, 1000, 1010, 1010]], np.float32)
     got = look.die_at(faces, stride)
+    assert got is not None
     np.testing.assert_allclose(got[:2], np.tile(die, (2, 1)), atol=1e-3)
     assert np.isnan(got[2]).all()  # outside the pass
     assert _Look(faces, np.ones(3, np.float32)).die_at(faces, stride) is None

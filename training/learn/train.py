@@ -353,7 +353,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--whole-die-stride", type=int, choices=[4, 8], default=4,
                    help="detector: the features the whole-die branch sits on (8: a quarter of the cost)")
     p.add_argument("--whole-die-sides", action="store_true",
-                   help="detector: the branch gives each cell's distances to its whole die's edges, not whole-die peaks")
+                   help="detector: the branch gives each cell's distances to its whole die's edges, not peaks")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
