@@ -41,9 +41,11 @@ DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("by
 DEFAULT_GRID = ("min_relative_size=0.65,0,0.5", "keep_small_above=0.7,0.8,0.9")
 #: Settings of `DiceReader.judge` alone: the networks' readings do not depend on them.
 #: (The whole-die check looks only at the boxes the first reading's rules keep, so a grid
-#: of `min_whole_die` is exact; other rules beside it leave newly kept boxes unchecked.)
+#: of `min_whole_die` is exact; other rules beside it leave newly kept boxes unchecked.
+#: `max_face_drop` is one where every value of the grid is a number: the die each face lies
+#: on is read then, whatever the number.)
 JUDGING = {"max_not_a_die", "min_relative_size", "keep_small_above", "weak_sure", "max_relative_size", "lone_sure",
-           "min_whole_die", "off_die_sure"}
+           "min_whole_die", "off_die_sure", "max_face_drop"}
 
 
 def sources(folder: Path) -> dict[str, str]:
