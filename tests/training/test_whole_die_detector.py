@@ -52,12 +52,17 @@ def test_whole_die_targets_are_known_only_where_the_photo_has_them():
     assert known["whole_heat"].shape == (256 // STRIDE, 256 // STRIDE)
 
 
-def test_whole_die_loss_counts_only_photos_that_know_their_whole_dice():
+def _known_and_unknown(**kind: bool) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """A batch of two views of one photo: the first knows its whole dice, the second not."""
     img, tops, wholes = _photo()
-    pairs = [detector_sample(img, tops, np.random.default_rng(s), whole=True, wholes=w)
+    pairs = [detector_sample(img, tops, np.random.default_rng(s), wholes=w, **kind)
              for s, w in ((0, wholes), (1, None))]
     x = torch.from_numpy(np.stack([p[0] for p in pairs]))
-    t = {k: torch.from_numpy(np.stack([np.asarray(p[1][k]) for p in pairs])) for k in pairs[0][1]}
+    return x, {k: torch.from_numpy(np.stack([np.asarray(p[1][k]) for p in pairs])) for k in pairs[0][1]}
+
+
+def test_whole_die_loss_counts_only_photos_that_know_their_whole_dice():
+    x, t = _known_and_unknown(whole=True)
     torch.manual_seed(0)
     out = DiceDetector(whole=True)(x)
     _, parts = detector_loss(out, t)
@@ -215,11 +220,7 @@ def test_a_photo_without_whole_dice_teaches_no_edges():
 
 
 def test_the_edge_loss_counts_only_photos_that_know_their_whole_dice():
-    img, tops, wholes = _photo()
-    pairs = [detector_sample(img, tops, np.random.default_rng(s), sides=True, wholes=w)
-             for s, w in ((0, wholes), (1, None))]
-    x = torch.from_numpy(np.stack([p[0] for p in pairs]))
-    t = {k: torch.from_numpy(np.stack([np.asarray(p[1][k]) for p in pairs])) for k in pairs[0][1]}
+    x, t = _known_and_unknown(sides=True)
     torch.manual_seed(0)
     out = DiceDetector(whole=True, whole_sides=True)(x)
     assert out.shape[1] == 9
