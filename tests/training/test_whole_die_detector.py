@@ -3,6 +3,8 @@ and its file in the runtime."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -52,7 +54,7 @@ def test_whole_die_targets_are_known_only_where_the_photo_has_them():
     assert known["whole_heat"].shape == (256 // STRIDE, 256 // STRIDE)
 
 
-def _known_and_unknown(**kind: bool) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+def _known_and_unknown(**kind: bool) -> tuple[Any, dict[str, Any]]:
     """A batch of two views of one photo: the first knows its whole dice, the second not."""
     img, tops, wholes = _photo()
     pairs = [detector_sample(img, tops, np.random.default_rng(s), wholes=w, **kind)
