@@ -67,17 +67,26 @@ def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(areas(a)[:, None] + areas(b)[None, :] - inter, 1e-6)
 
 
-def whole_die_of(boxes: np.ndarray, wholes: np.ndarray) -> np.ndarray:
-    """For each box (N, 4), the whole-die box of `wholes` (K, 4) it lies on: of those holding
-    its centre, the one whose centre is nearest; a NaN row where none holds it."""
-    out = np.full((len(as_boxes(boxes)), 4), np.nan, np.float32)
+def holding_die(boxes: np.ndarray, wholes: np.ndarray) -> np.ndarray:
+    """For each box (N, 4), the index of the whole die of `wholes` (K, 4) it lies on: of
+    those holding its centre, the one whose centre is nearest; -1 where none holds it."""
+    out = np.full(len(as_boxes(boxes)), -1, np.int64)
     if not len(out) or not len(as_boxes(wholes)):
         return out
     points = centres(boxes)
     far = np.linalg.norm(points[:, None, :] - centres(wholes)[None, :, :], axis=2)
     far[~strictly_inside(points, wholes)] = np.inf
     on = np.isfinite(far).any(axis=1)
-    out[on] = as_boxes(wholes)[np.argmin(far[on], axis=1)]
+    out[on] = np.argmin(far[on], axis=1)
+    return out
+
+
+def whole_die_of(boxes: np.ndarray, wholes: np.ndarray) -> np.ndarray:
+    """For each box (N, 4), the whole-die box of `wholes` (K, 4) it lies on (`holding_die`);
+    a NaN row where none holds it."""
+    at = holding_die(boxes, wholes)
+    out = np.full((len(at), 4), np.nan, np.float32)
+    out[at >= 0] = as_boxes(wholes)[at[at >= 0]]
     return out
 
 
