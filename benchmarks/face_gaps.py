@@ -5,14 +5,15 @@
 
 A die seen low shows its top face as a band at the top of the die and its front face
 under it; a face found far down its die is that front face, whose pips are not the
-throw. A face's gap is (its top - its die's top) / the die's height. With `--oracle` the
-die is the labelled whole die (as `roboflow_dice` boxes them) nearest the face's centre
-among those holding it, and the faces are matched to labels the same way; without it the
-die is the one the detector gives (a detector with the whole-die edge branch, read with
-`max_face_drop` set so it reports them) and faces are matched by the datasets' scoring
-rule. For each drop, the kept faces lying lower than that are counted by kind (and how
-many were sure): a rule that drops them is worth having only where they are mostly
-misreads. models/HISTORY.md (session 29) holds the figures.
+throw. A face's gap is (its top - its die's top) / the die's height
+(`vision.boxes.drops_on_die`). With `--oracle` the die is the labelled whole die (as
+`roboflow_dice` boxes them) nearest the face's centre among those holding it, and the
+faces are matched to labels the same way; without it the die is the one the detector
+gives (a detector with the whole-die edge branch, read with `max_face_drop` set so it
+reports them) and faces are matched by the datasets' scoring rule. For each drop, the
+kept faces lying lower than that are counted by kind (and how many were sure): a rule
+that drops them is worth having only where they are mostly misreads. models/HISTORY.md
+(session 29) holds the figures.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.vision.boxes import holding_die, whole_die_of
+from dicecam.vision.boxes import drops_on_die, holding_die, whole_die_of
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import match_boxes
@@ -33,12 +34,6 @@ from dicecam.vision.reader import DiceReader
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SET = ROOT.parent / "shared" / "datasets" / "roboflow_dice"
 KINDS = ("right", "misread", "extra")
-
-
-def face_gaps(faces: np.ndarray, dies: np.ndarray) -> np.ndarray:
-    """(N,) each face's top below its die's top, as a share of the die's height (NaN: no die)."""
-    faces, dies = np.asarray(faces, np.float64).reshape(-1, 4), np.asarray(dies, np.float64).reshape(-1, 4)
-    return (faces[:, 1] - dies[:, 1]) / np.maximum(dies[:, 3] - dies[:, 1], 1e-6)
 
 
 def tally(rows: Iterable[tuple[str, float, bool]], drops: Iterable[float]) -> dict[str, dict[str, dict[str, int]]]:
@@ -68,7 +63,7 @@ def photo_rows(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values:
             raise ValueError("these models give no whole dice: use a detector with the edge branch, or --oracle")
         dies = kept.die_boxes
         label = {int(b): int(a) for a, b in match_boxes(boxes, kept.boxes)} if len(boxes) else {}
-    gaps = face_gaps(kept.boxes, dies)
+    gaps = drops_on_die(kept.boxes, dies)
     rows = []
     for i, gap in enumerate(gaps):
         if np.isnan(gap):

@@ -108,12 +108,17 @@ def lower_faces(boxes: np.ndarray, die_boxes: np.ndarray, among: np.ndarray) -> 
     return out
 
 
+def drops_on_die(boxes: np.ndarray, die_boxes: np.ndarray) -> np.ndarray:
+    """(N,) how far each box's top edge lies below its whole die's top (`die_boxes`), as a
+    share of the die's height; NaN where no die is known (a NaN row)."""
+    boxes, die_boxes = as_boxes(boxes), as_boxes(die_boxes)
+    return (boxes[:, 1] - die_boxes[:, 1]) / np.maximum(die_boxes[:, 3] - die_boxes[:, 1], 1e-6)
+
+
 def low_on_die(boxes: np.ndarray, die_boxes: np.ndarray, drop: float) -> np.ndarray:
     """(N,) booleans: the box's top edge lies more than `drop` of its whole die's height
-    (`die_boxes`, NaN rows: none known) below the die's top. A die seen low shows its top
-    face as a band at the top of the die and its front face under it; a face found that
-    far down its die is that front face, whose pips are not the throw."""
-    boxes, die_boxes = as_boxes(boxes), as_boxes(die_boxes)
-    height = np.maximum(die_boxes[:, 3] - die_boxes[:, 1], 1e-6)
+    below the die's top (`drops_on_die`; never where no die is known). A die seen low shows
+    its top face as a band at the top of the die and its front face under it; a face found
+    that far down its die is that front face, whose pips are not the throw."""
     with np.errstate(invalid="ignore"):
-        return (boxes[:, 1] - die_boxes[:, 1]) / height > drop
+        return drops_on_die(boxes, die_boxes) > drop

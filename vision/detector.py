@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from dicecam.vision.boxes import whole_die_of
+from dicecam.vision.boxes import centres, whole_die_of
 from dicecam.vision.candidates import Candidates
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import metadata
@@ -209,7 +209,7 @@ class _Look:
         out = np.full((len(boxes), 4), np.nan, np.float32)
         gh, gw = self.sides.shape[1:]
         shift = np.asarray(self.sides_shift, np.float32)
-        at = (boxes[:, :2] + boxes[:, 2:]) / 2 * self.sides_scale - shift  # centres, in the pass's pixels
+        at = centres(boxes) * self.sides_scale - shift  # in the pass's pixels
         ix, iy = np.floor(at[:, 0] / stride).astype(int), np.floor(at[:, 1] / stride).astype(int)
         inside = (ix >= 0) & (ix < gw) & (iy >= 0) & (iy < gh)
         if not inside.any():

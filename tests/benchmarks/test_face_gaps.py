@@ -16,19 +16,6 @@ from dicecam.vision.reader import DiceReader
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize(("face", "die", "gap"), [
-    ([0, 0, 10, 10], [0, 0, 10, 40], 0.0),      # the top face, at the die's top
-    ([0, 20, 10, 30], [0, 0, 10, 40], 0.5),     # half-way down: a front face
-    ([0, -4, 10, 6], [0, 0, 10, 40], -0.1),     # a box a little above its die
-])
-def test_a_face_s_gap_is_its_drop_below_its_die_s_top_over_the_die_s_height(face, die, gap):
-    assert face_gaps.face_gaps(np.array([face]), np.array([die]))[0] == pytest.approx(gap)
-
-
-def test_a_face_on_no_die_has_no_gap():
-    assert np.isnan(face_gaps.face_gaps(np.array([[0, 0, 1, 1]]), np.array([[np.nan] * 4]))[0])
-
-
 def test_faces_are_counted_under_each_drop_by_kind_and_sureness():
     rows = [("right", 0.0, True), ("right", 0.3, True), ("misread", 0.3, False), ("misread", 0.5, True),
             ("extra", 0.22, True)]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicecam.vision.boxes import low_on_die, lower_faces, whole_die_of
+from dicecam.vision.boxes import drops_on_die, low_on_die, lower_faces, whole_die_of
 from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.detector import _Look
 from dicecam.vision.reader import DiceReader
@@ -151,3 +151,16 @@ def test_a_pass_gives_the_die_at_each_box_centre_in_the_photo_s_pixels(scale, sh
     np.testing.assert_allclose(got[:2], np.tile(die, (2, 1)), atol=1e-3)
     assert np.isnan(got[2]).all()  # outside the pass
     assert _Look(faces, np.ones(3, np.float32)).die_at(faces, stride) is None
+
+
+@pytest.mark.parametrize(("face", "die", "gap"), [
+    ([0, 0, 10, 10], [0, 0, 10, 40], 0.0),      # the top face, at the die's top
+    ([0, 20, 10, 30], [0, 0, 10, 40], 0.5),     # half-way down: a front face
+    ([0, -4, 10, 6], [0, 0, 10, 40], -0.1),     # a box a little above its die
+])
+def test_a_face_s_gap_is_its_drop_below_its_die_s_top_over_the_die_s_height(face, die, gap):
+    assert drops_on_die(np.array([face]), np.array([die]))[0] == pytest.approx(gap)
+
+
+def test_a_face_on_no_die_has_no_gap():
+    assert np.isnan(drops_on_die(np.array([[0, 0, 1, 1]]), np.array([[np.nan] * 4]))[0])
