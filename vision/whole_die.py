@@ -18,15 +18,18 @@ from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.onnx import metadata
 
 
-def context_crops(image: np.ndarray, boxes: np.ndarray, *, size: int = 40, context: float = 2.0) -> np.ndarray:
-    """Square crops (N, size, size, 3) of a BGR `image`, each centred on its box and
-    `context` times the box's longer side; beyond the photo's edge its border is repeated."""
+def context_crops(image: np.ndarray, boxes: np.ndarray, *, size: int = 40, context: float = 2.0,
+                  lift: float = 0.0) -> np.ndarray:
+    """Square crops (N, size, size, 3) of a BGR `image`, each `context` times its box's
+    longer side and centred `lift` of that side above the box's centre (a die seen low
+    shows its top face above the face that faces the camera); beyond the photo's edge its
+    border is repeated."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     out = np.empty((len(boxes), size, size, 3), np.uint8)
     for i, (x0, y0, x1, y1) in enumerate(boxes):
         side = max(x1 - x0, y1 - y0, 2.0) * context
         scale = size / side
-        centre_x, centre_y = (x0 + x1) / 2, (y0 + y1) / 2
+        centre_x, centre_y = (x0 + x1) / 2, (y0 + y1) / 2 - lift * side / context
         warp = np.array([[scale, 0, size / 2 - scale * centre_x], [0, scale, size / 2 - scale * centre_y]])
         out[i] = cv2.warpAffine(image, warp, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out
@@ -44,12 +47,14 @@ class WholeDieCheck:
         self.session = session
         self.size = int(metadata(session, "crop_size", 40))
         self.context = metadata(session, "context", 2.0)
+        self.lift = metadata(session, "lift", 0.0)
 
     def probability(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """For each box of a BGR photo, the probability (N,) that it is a die."""
         if not len(boxes):
             return np.zeros(0, np.float32)
-        crops = as_input(context_crops(image, boxes, size=self.size, context=self.context))
+        crops = as_input(context_crops(image, boxes, size=self.size, context=self.context,
+                                                  lift=self.lift))
         logits = self.session.run(None, {self.session.get_inputs()[0].name: crops})[0].reshape(-1)
         return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
 

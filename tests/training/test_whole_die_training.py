@@ -8,7 +8,15 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
-from dicecam.training.learn.whole_die import CONTEXT, SIZE, WholeDieNet, export, top_face_of_a_die, train  # noqa: E402
+from dicecam.training.learn.whole_die import (  # noqa: E402
+    CONTEXT,
+    SIZE,
+    Cut,
+    WholeDieNet,
+    export,
+    top_face_of_a_die,
+    train,
+)
 from dicecam.vision.candidates import Candidates  # noqa: E402
 from dicecam.vision.onnx import session  # noqa: E402
 from dicecam.vision.whole_die import WholeDieCheck, as_input  # noqa: E402
@@ -49,6 +57,36 @@ def test_training_tells_the_examples_dice_from_the_rest() -> None:
     with torch.no_grad():
         said = torch.sigmoid(model(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
     assert (said == (truth == 1)).mean() >= 0.95
+
+
+def test_a_lifted_cut_travels_in_the_file(tmp_path) -> None:
+    torch.manual_seed(0)
+    export(WholeDieNet(), tmp_path / "whole_die.onnx", cut=Cut(48, 2.2, 0.35))
+    check = WholeDieCheck(session(tmp_path / "whole_die.onnx", 1))
+    assert (check.size, check.context, check.lift) == (48, pytest.approx(2.2), pytest.approx(0.35))
+    assert check.probability(np.zeros((100, 100, 3), np.uint8), np.array([[20, 20, 60, 60]], np.float32)).shape == (1,)
+
+
+def _above_or_below(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Noise crops with a light bar in the top half (the "dice") or in the bottom half."""
+    crops = rng.integers(0, 90, (n, SIZE, SIZE, 3), dtype=np.uint8)
+    labels = (np.arange(n) % 2).astype(np.float32)
+    crops[labels == 1, 4:14, 8:32] = 230
+    crops[labels == 0, 26:36, 8:32] = 230
+    return crops, labels
+
+
+def test_only_an_upright_check_can_tell_above_from_below() -> None:
+    torch.set_num_threads(1)
+    crops, labels = _above_or_below(512, np.random.default_rng(3))
+    test, truth = _above_or_below(64, np.random.default_rng(9))
+    accuracy = {}
+    for upright in (True, False):
+        model = train(crops, labels, epochs=4, batch=64, upright=upright, log=False)
+        with torch.no_grad():
+            said = torch.sigmoid(model(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
+        accuracy[upright] = (said == (truth == 1)).mean()
+    assert accuracy[True] >= 0.95 and accuracy[False] <= 0.75  # turned, a bar above is a bar below
 
 
 def test_the_check_looks_only_at_the_boxes_the_rules_keep(tmp_path) -> None:

@@ -27,6 +27,18 @@ def test_a_crop_shows_its_box_in_its_middle_half_with_the_context_around() -> No
     assert crop[:8].max() < 50 and crop[32:].max() < 50 and crop[:, :8].max() < 50  # its surroundings
 
 
+@pytest.mark.parametrize("lift", [0.25, 0.5])
+def test_a_lifted_crop_shows_more_above_its_box_than_below(lift) -> None:
+    photo = np.zeros((300, 400, 3), np.uint8)
+    photo[100:140, 200:240] = 255  # the box
+    crop = context_crops(photo, np.array([[200, 100, 240, 140]]), size=40, context=2.0, lift=lift)[0]
+    rows = np.flatnonzero(crop[:, 20, 0] > 128)
+    shift = lift * 40 * 40 / 80  # `lift` of the box's side (40 px), at the crop's scale (40 / 80)
+    assert rows.min() == pytest.approx(10 + shift, abs=1) and rows.max() == pytest.approx(29 + shift, abs=1)
+    columns = np.flatnonzero(crop[20 + int(shift), :, 0] > 128)
+    assert (columns.min(), columns.max()) == (10, 29)  # sideways it stays centred
+
+
 @settings(max_examples=60, deadline=None)
 @given(x=st.floats(-50, 450), y=st.floats(-50, 350), w=st.floats(1, 300), h=st.floats(1, 300),
        grey=st.integers(0, 255))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,16 @@ SIZE = 40
 CONTEXT = 2.0
 
 
+@dataclass(frozen=True)
+class Cut:
+    """How a candidate is cut for the check: `size` px square, `context` times the box's
+    longer side, centred `lift` of that side above the box (`vision.whole_die.context_crops`)."""
+
+    size: int = SIZE
+    context: float = CONTEXT
+    lift: float = 0.0
+
+
 def top_face_of_a_die(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.0) -> np.ndarray:
     """Mask of `found` boxes that frame a labelled die's top face (`truth`: top-face boxes),
     paired by the scoring rule and overlapping it by `min_iou` or more."""
@@ -45,16 +56,17 @@ def top_face_of_a_die(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 
 
 
 def examples(models: Path, *, split: str = "train", holdout: float = 0.0, held: bool = False,
-             sets: tuple[str, ...] = READER_SETS, min_iou: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Context crops (N, SIZE, SIZE, 3) of every candidate box on `split`'s photos, and
+             sets: tuple[str, ...] = READER_SETS, min_iou: float = 0.0, cut: Cut = Cut()
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Context crops (N, size, size, 3) of every candidate box on `split`'s photos, and
     whether each frames a labelled die's top face (N,). `holdout`, `held` as `load_split` takes them."""
     reader = DiceReader(models, threads=2)
-    seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0)
+    seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0, cut=cut)
             for name in sets for sample in load_split(name, split, holdout=holdout, held=held)]
     return _joined(seen)
 
 
-def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: float = 0.7
+def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: float = 0.7, cut: Cut = Cut()
                       ) -> tuple[np.ndarray, np.ndarray]:
     """As `examples`, on rendered upright throws (`clutter` of them on a game table): there
     every die's top face is known exactly, so its side faces and the decoys are no dice."""
@@ -63,10 +75,11 @@ def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: flo
         raise RuntimeError("the renderer is missing: install the train extra")
     reader = DiceReader(models, threads=2)
     rng = np.random.default_rng(seed)
-    return _joined([_cut(reader, draw(rng)) for _ in range(scenes)])
+    return _joined([_cut(reader, draw(rng), cut=cut) for _ in range(scenes)])
 
 
-def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0, cut: Cut = Cut()
+         ) -> tuple[np.ndarray, np.ndarray]:
     """The context crops of every box `reader` finds on one photo, and which are dice.
 
     A sample without boxes is a crop of one die filling the frame (chase_dji): its die's
@@ -76,36 +89,42 @@ def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0) -> tuple[n
     h, w = sample.image.shape[:2]
     truth = sample.boxes if sample.boxes is not None else np.array([[0, 0, w, h]], np.float32)
     is_die = top_face_of_a_die(truth, found.boxes, min_iou=min_iou).astype(np.float32)
-    return context_crops(sample.image, found.boxes, size=SIZE, context=CONTEXT), is_die
+    return context_crops(sample.image, found.boxes, **asdict(cut)), is_die
 
 
 def _joined(seen: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([crops for crops, _ in seen]), np.concatenate([labels for _, labels in seen])
 
 
-class WholeDieNet(nn.Module):
-    """Three double-convolution blocks and a logit: 79k weights. About 0.25 ms a crop on
-    2 cores (1.2 ms for 5 kept boxes, 9.7 ms for 40), so it looks only at the kept ones."""
+#: The channels of WholeDieNet's three blocks and its last convolution.
+WIDTHS = (16, 32, 48, 64)
 
-    def __init__(self) -> None:
+
+class WholeDieNet(nn.Module):
+    """Three double-convolution blocks and a logit: 79k weights at `WIDTHS`. About 0.3 ms
+    a 40 px crop on 2 cores (0.4 ms at 48 px), so it looks only at the kept boxes."""
+
+    def __init__(self, widths: tuple[int, int, int, int] = WIDTHS) -> None:
         super().__init__()
+        w1, w2, w3, w4 = widths
 
         def block(cin: int, cout: int) -> nn.Sequential:
             return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
                                  nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
                                  nn.MaxPool2d(2))
 
-        self.layers = nn.Sequential(block(3, 16), block(16, 32), block(32, 48), nn.Conv2d(48, 64, 3, padding=1),
-                                    nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 1))
+        self.layers = nn.Sequential(block(3, w1), block(w1, w2), block(w2, w3), nn.Conv2d(w3, w4, 3, padding=1),
+                                    nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(w4, 1))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.layers(x)
 
 
-def _augmented(crops: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
+def _augmented(crops: np.ndarray, rng: np.random.Generator, *, upright: bool = False) -> torch.Tensor:
     """A batch turned, mirrored, in other colours, lighter or darker and shifted a little:
-    none of that makes a die no die, or a token a die."""
-    batch = np.rot90(crops, int(rng.integers(4)), axes=(1, 2))
+    none of that makes a die no die, or a token a die. `upright` keeps the photo's up (no
+    quarter turns): a face with a die's top face above it is a front face, below it a top face."""
+    batch = crops if upright else np.rot90(crops, int(rng.integers(4)), axes=(1, 2))
     if rng.random() < 0.5:
         batch = batch[:, :, ::-1]
     batch = batch[..., rng.permutation(3)]
@@ -117,11 +136,12 @@ def _augmented(crops: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
 
 
 def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
-          seed: int = 77, log: bool = True) -> WholeDieNet:
+          seed: int = 77, upright: bool = False, widths: tuple[int, int, int, int] = WIDTHS,
+          log: bool = True) -> WholeDieNet:
     """A check trained on the examples (dice and not-dice weighed alike)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = WholeDieNet()
+    model = WholeDieNet(widths)
     steps = epochs * (len(crops) // batch)
     opt = torch.optim.AdamW(model.parameters(), lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
@@ -134,7 +154,7 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
         total = 0.0
         for i in range(len(crops) // batch):
             idx = order[i * batch:(i + 1) * batch]
-            loss = loss_of(model(_augmented(crops[idx], rng)).squeeze(1), torch.from_numpy(labels[idx]))
+            loss = loss_of(model(_augmented(crops[idx], rng, upright=upright)).squeeze(1), torch.from_numpy(labels[idx]))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -146,14 +166,14 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
     return model.eval()
 
 
-def export(model: WholeDieNet, path: Path) -> None:
+def export(model: WholeDieNet, path: Path, *, cut: Cut = Cut()) -> None:
     """The check as ONNX, its crop contract in the file (`vision.whole_die` reads it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    x = torch.zeros(1, 3, SIZE, SIZE)
+    x = torch.zeros(1, 3, cut.size, cut.size)
     with _legacy_exporter():
         torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logit"],
                           dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}}, opset_version=OPSET, dynamo=False)
-    _stamp(path, crop_size=SIZE, context=CONTEXT, output="logit of: the box frames a die")
+    _stamp(path, crop_size=cut.size, context=cut.context, lift=cut.lift, output="logit of: the box frames a die")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -167,16 +187,26 @@ def main(argv: list[str] | None = None) -> None:
                     help="on whole-die sets, a die's box must overlap its top face this much (V78 tried 0.3)")
     ap.add_argument("--scenes", type=int, default=0,
                     help="rendered upright throws to add (their side faces and decoys)")
+    ap.add_argument("--size", type=int, default=SIZE, help="crop side in pixels")
+    ap.add_argument("--context", type=float, default=CONTEXT, help="crop side over the box's longer side")
+    ap.add_argument("--lift", type=float, default=0.0,
+                    help="centre the crop this much of the box's side above the box (V103 tried 0.35)")
+    ap.add_argument("--widths", type=int, nargs=4, default=list(WIDTHS), metavar="C",
+                    help="channels of the three blocks and the last convolution (V104 tried 8 16 32 48)")
+    ap.add_argument("--upright", action="store_true", help="train without quarter turns: the photo's up counts")
     ap.add_argument("--holdout", type=float, default=0.0,
                     help="leave this fraction of the train photos out (to choose `min_whole_die` on)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou)
+    cut = Cut(args.size, args.context, args.lift)
+    crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou, cut=cut)
     if args.scenes:
-        more = rendered_examples(args.models, scenes=args.scenes, seed=args.seed)
+        more = rendered_examples(args.models, scenes=args.scenes, seed=args.seed, cut=cut)
         crops, labels = np.concatenate([crops, more[0]]), np.concatenate([labels, more[1]])
     print(f"{len(crops)} boxes, {int(labels.sum())} of them dice", flush=True)
-    export(train(crops, labels, epochs=args.epochs, seed=args.seed), args.out / "whole_die.onnx")
+    model = train(crops, labels, epochs=args.epochs, seed=args.seed, upright=args.upright,
+                  widths=(args.widths[0], args.widths[1], args.widths[2], args.widths[3]))
+    export(model, args.out / "whole_die.onnx", cut=cut)
 
 
 if __name__ == "__main__":
