@@ -154,7 +154,8 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
         total = 0.0
         for i in range(len(crops) // batch):
             idx = order[i * batch:(i + 1) * batch]
-            loss = loss_of(model(_augmented(crops[idx], rng, upright=upright)).squeeze(1), torch.from_numpy(labels[idx]))
+            said = model(_augmented(crops[idx], rng, upright=upright)).squeeze(1)
+            loss = loss_of(said, torch.from_numpy(labels[idx]))
             opt.zero_grad()
             loss.backward()
             opt.step()
