@@ -11,6 +11,7 @@ pytest.importorskip("onnx", reason="training needs the `train` extra")
 from dicecam.training.learn.whole_die import (  # noqa: E402
     CONTEXT,
     SIZE,
+    Arch,
     Cut,
     WholeDieNet,
     export,
@@ -65,6 +66,21 @@ def test_a_lifted_cut_travels_in_the_file(tmp_path) -> None:
     check = WholeDieCheck(session(tmp_path / "whole_die.onnx", 1))
     assert (check.size, check.context, check.lift) == (48, pytest.approx(2.2), pytest.approx(0.35))
     assert check.probability(np.zeros((100, 100, 3), np.uint8), np.array([[20, 20, 60, 60]], np.float32)).shape == (1,)
+
+
+@pytest.mark.parametrize("arch", list(Arch))
+@pytest.mark.parametrize("size", [40, 48])
+def test_every_build_of_the_network_gives_one_logit_a_crop_and_exports(tmp_path, arch, size) -> None:
+    torch.manual_seed(0)
+    model = WholeDieNet(arch=arch).eval()
+    crops, _ = _squares(3, np.random.default_rng(2))
+    x = torch.from_numpy(as_input(np.stack([np.resize(c, (size, size, 3)) for c in crops])))
+    with torch.no_grad():
+        assert model(x).shape == (3, 1)
+    export(model, tmp_path / "whole_die.onnx", cut=Cut(size, 2.2, 0.35))
+    check = WholeDieCheck(session(tmp_path / "whole_die.onnx", 1))
+    boxes = np.array([[10, 10, 30, 30], [40, 20, 70, 50], [0, 0, 5, 5]], np.float32)
+    assert check.probability(np.zeros((80, 80, 3), np.uint8), boxes).shape == (3,)
 
 
 def _above_or_below(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
