@@ -15,6 +15,7 @@ from dicecam.training.learn.whole_die import (  # noqa: E402
     Cut,
     WholeDieNet,
     export,
+    main,
     top_face_of_a_die,
     train,
 )
@@ -103,6 +104,28 @@ def test_only_an_upright_check_can_tell_above_from_below() -> None:
             said = torch.sigmoid(model(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
         accuracy[upright] = (said == (truth == 1)).mean()
     assert accuracy[True] >= 0.95 and accuracy[False] <= 0.75  # turned, a bar above is a bar below
+
+
+def test_a_lean_network_taught_by_a_trained_check_learns_what_the_teacher_says(tmp_path) -> None:
+    torch.set_num_threads(1)
+    crops, labels = _squares(512, np.random.default_rng(3))
+    export(train(crops, labels, epochs=4, batch=64, log=False), tmp_path / "whole_die.onnx")
+    teacher = WholeDieCheck(session(tmp_path / "whole_die.onnx", 1))
+    # Taught with every label turned over: only the teacher's word can make it right.
+    student = train(crops, 1 - labels, epochs=4, batch=64, arch=Arch.LEAN, widths=(8, 24, 48, 64),
+                    teachers=[teacher], log=False)
+    test, truth = _squares(64, np.random.default_rng(9))
+    with torch.no_grad():
+        said = torch.sigmoid(student(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
+    assert (said == (truth == 1)).mean() >= 0.95
+
+
+def test_a_teacher_that_cuts_other_crops_is_refused_before_any_photo_is_read(tmp_path, capsys) -> None:
+    export(WholeDieNet(), tmp_path / "whole_die.onnx")  # 40 px, no lift
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--out", str(tmp_path / "out"), "--size", "48", "--lift", "0.35",
+              "--teacher", str(tmp_path / "whole_die.onnx")])
+    assert "a teacher must cut its crops as this run does" in capsys.readouterr().err
 
 
 def test_the_check_looks_only_at_the_boxes_the_rules_keep(tmp_path) -> None:

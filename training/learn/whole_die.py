@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from enum import Enum
 from pathlib import Path
@@ -28,8 +29,9 @@ from dicecam.training.data.sources import READER_SETS, synth_scene_source
 from dicecam.training.learn.export import OPSET, _legacy_exporter, _stamp
 from dicecam.vision.boxes import iou
 from dicecam.vision.metrics import match_boxes
+from dicecam.vision.onnx import session
 from dicecam.vision.reader import DiceReader
-from dicecam.vision.whole_die import as_input, context_crops
+from dicecam.vision.whole_die import WholeDieCheck, as_input, context_crops
 
 SIZE = 40
 CONTEXT = 2.0
@@ -165,8 +167,10 @@ def _augmented(crops: np.ndarray, rng: np.random.Generator, *, upright: bool = F
 
 def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
           seed: int = 77, upright: bool = False, widths: tuple[int, int, int, int] = WIDTHS,
-          arch: Arch = Arch.PLAIN, log: bool = True) -> WholeDieNet:
-    """A check trained on the examples (dice and not-dice weighed alike)."""
+          arch: Arch = Arch.PLAIN, teachers: Sequence[WholeDieCheck] = (), log: bool = True) -> WholeDieNet:
+    """A check trained on the examples (dice and not-dice weighed alike), or with `teachers`
+    on what they say of each augmented batch (the mean of their logits, as soft targets:
+    a small network taught by larger ones, V109)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = WholeDieNet(widths, arch)
@@ -175,6 +179,7 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
     share = float(labels.mean())
     loss_of = nn.BCEWithLogitsLoss(pos_weight=torch.tensor((1 - share) / share))
+    taught = nn.BCEWithLogitsLoss()  # the teachers learned the balance already
     started = time.monotonic()
     for epoch in range(epochs):
         model.train()
@@ -182,8 +187,12 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
         total = 0.0
         for i in range(len(crops) // batch):
             idx = order[i * batch:(i + 1) * batch]
-            said = model(_augmented(crops[idx], rng, upright=upright)).squeeze(1)
-            loss = loss_of(said, torch.from_numpy(labels[idx]))
+            x = _augmented(crops[idx], rng, upright=upright)
+            said = model(x).squeeze(1)
+            if teachers:
+                loss = taught(said, torch.sigmoid(torch.from_numpy(_mean_logit(teachers, x.numpy()))))
+            else:
+                loss = loss_of(said, torch.from_numpy(labels[idx]))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -193,6 +202,12 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
             print(f"epoch {epoch}: loss {total / max(1, len(crops) // batch):.3f}, "
                   f"{time.monotonic() - started:.0f} s", flush=True)
     return model.eval()
+
+
+def _mean_logit(teachers: Sequence[WholeDieCheck], x: np.ndarray) -> np.ndarray:
+    """The teachers' mean logit (N,) for network-ready crops `x`."""
+    return np.mean([t.session.run(None, {t.session.get_inputs()[0].name: x})[0].reshape(-1) for t in teachers],
+                   axis=0).astype(np.float32)
 
 
 def export(model: WholeDieNet, path: Path, *, cut: Cut = Cut()) -> None:
@@ -225,17 +240,23 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--arch", choices=[a.value for a in Arch], default=Arch.PLAIN.value,
                     help="how the network's stages are built (strided and separable are cheaper)")
     ap.add_argument("--upright", action="store_true", help="train without quarter turns: the photo's up counts")
+    ap.add_argument("--teacher", type=Path, action="append", default=[],
+                    help="a whole_die.onnx to learn from instead of the labels (repeat: their mean); "
+                         "its crop must be this run's")
     ap.add_argument("--holdout", type=float, default=0.0,
                     help="leave this fraction of the train photos out (to choose `min_whole_die` on)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     cut = Cut(args.size, args.context, args.lift)
+    teachers = [WholeDieCheck(session(path, args.threads)) for path in args.teacher]
+    if any((t.size, t.context, t.lift) != (cut.size, cut.context, cut.lift) for t in teachers):
+        ap.error("a teacher must cut its crops as this run does (--size, --context, --lift)")
     crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou, cut=cut)
     if args.scenes:
         more = rendered_examples(args.models, scenes=args.scenes, seed=args.seed, cut=cut)
         crops, labels = np.concatenate([crops, more[0]]), np.concatenate([labels, more[1]])
     print(f"{len(crops)} boxes, {int(labels.sum())} of them dice", flush=True)
-    model = train(crops, labels, epochs=args.epochs, seed=args.seed, upright=args.upright,
+    model = train(crops, labels, epochs=args.epochs, seed=args.seed, upright=args.upright, teachers=teachers,
                   widths=(args.widths[0], args.widths[1], args.widths[2], args.widths[3]), arch=Arch(args.arch))
     export(model, args.out / "whole_die.onnx", cut=cut)
 
