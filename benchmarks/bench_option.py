@@ -1,7 +1,8 @@
-"""What a reader setting costs in time, measured so that the machine's drift cancels out.
+"""What a reader setting, or a models folder, costs in time, measured so that the machine's drift cancels out.
 
     python benchmarks/bench_option.py --option NAME=VALUE [--option ...] [--repeats 60]
         [--models DIR] [--json]
+    python benchmarks/bench_option.py --vs-models CANDIDATE_DIR [--models DIR] [--repeats 60]
 
 `bench_vision.py` times one reading per process; on this shared 2-core machine a run can
 be slower by a third, so two runs taken a minute apart differ by more than a small change
@@ -9,7 +10,9 @@ costs. Here both readers (the defaults and the defaults with `--option`) live in
 process and read the same photo in turn, `--repeats` times each, so whatever slows the
 machine slows both alike. Reported per photo (the photos of `bench_vision.py`): each
 reader's median recognition time and the median of the paired differences, default minus
-option (what the default costs over the option; negative: it saves time).
+option (what the default costs over the option; negative: it saves time). `--vs-models`
+gives the second reader a candidate's networks instead (e.g. a folder with a whole-die
+check): the same settings, other files.
 """
 
 from __future__ import annotations
@@ -46,17 +49,24 @@ def paired_times(first: Callable[[], object], second: Callable[[], object], repe
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--option", action="append", required=True, metavar="NAME=VALUE",
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a DiceReader setting to time against the defaults, e.g. check_below=0")
+    p.add_argument("--vs-models", type=Path, default=None, metavar="DIR",
+                   help="time a reader with this folder's networks against --models' (the shipped ones)")
     p.add_argument("--repeats", type=int, default=60)
     p.add_argument("--models", type=Path, default=None)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if not args.option and args.vs_models is None:
+        p.error("give --option NAME=VALUE, --vs-models DIR, or both")
+    if args.vs_models is not None and not args.vs_models.is_dir():
+        p.error(f"--vs-models: no such folder: {args.vs_models}")
     from dicecam.vision.decode import decode_image
     from dicecam.vision.reader import DiceReader
 
     default = DiceReader(args.models)
-    other = DiceReader(args.models, settings=reader_settings(reader_options(args.option)))
+    other = DiceReader(args.vs_models or args.models, settings=reader_settings(reader_options(args.option)))
+    against = ", ".join([*args.option, *([f"the networks of {args.vs_models}"] if args.vs_models else [])])
     rows = []
     for scene, source in SCENES.items():
         for width, height in SIZES:
@@ -66,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.json:
                 print(json.dumps(rows[-1]), flush=True)
     if not args.json:
-        print(f"defaults against {', '.join(args.option)}, {args.repeats} turns each, recognition in ms (median)\n")
-        print("| scene | photo | defaults | with the option | defaults minus option (median of pairs) |")
+        print(f"defaults against {against}, {args.repeats} turns each, recognition in ms (median)\n")
+        print("| scene | photo | defaults | changed | defaults minus changed (median of pairs) |")
         print("|---|---|---|---|---|")
         for r in rows:
             print(f"| {r['scene']} | {r['size']} | {r['first_ms']} | {r['second_ms']} | {r['difference_ms']:+.1f} |")

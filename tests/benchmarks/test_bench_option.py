@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import bench_option  # benchmarks/ is on pytest's pythonpath
+import pytest
 
 
 def test_paired_times_runs_both_in_turn_and_tells_the_slower_one() -> None:
@@ -33,3 +35,25 @@ def test_a_setting_that_changes_nothing_costs_about_nothing(capsys) -> None:
         assert r["first_ms"] > 0 and r["second_ms"] > 0
         # The same reading twice: the difference is noise, well under either time.
         assert abs(r["difference_ms"]) < max(r["first_ms"], r["second_ms"])
+
+
+def test_a_copy_of_the_networks_is_timed_against_them(tmp_path, capsys) -> None:
+    from dicecam.vision.reader import DEFAULT_MODELS
+
+    for f in DEFAULT_MODELS.iterdir():
+        if f.is_file() and f.suffix in (".onnx", ".json"):
+            shutil.copy(f, tmp_path / f.name)
+    assert bench_option.main(["--vs-models", str(tmp_path), "--repeats", "2"]) == 0
+    out = capsys.readouterr().out
+    assert f"the networks of {tmp_path}" in out
+    assert out.count("| busy |") == 3 and out.count("| board |") == 3
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    ([], "give --option NAME=VALUE, --vs-models DIR, or both"),
+    (["--vs-models", "/no/such/folder"], "no such folder: /no/such/folder"),
+])
+def test_nothing_to_compare_is_refused_with_a_reason(argv, message, capsys) -> None:
+    with pytest.raises(SystemExit):
+        bench_option.main(argv)
+    assert message in capsys.readouterr().err
