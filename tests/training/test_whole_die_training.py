@@ -15,6 +15,7 @@ from dicecam.training.learn.whole_die import (  # noqa: E402
     Cut,
     WholeDieNet,
     export,
+    jittered,
     main,
     top_face_of_a_die,
     train,
@@ -118,6 +119,18 @@ def test_a_lean_network_taught_by_a_trained_check_learns_what_the_teacher_says(t
     with torch.no_grad():
         said = torch.sigmoid(student(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
     assert (said == (truth == 1)).mean() >= 0.95
+
+
+def test_a_jittered_box_stays_near_its_box_and_keeps_its_shape_within_the_scale() -> None:
+    boxes = np.array([[100, 100, 140, 120], [0, 0, 10, 10]], np.float64)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        moved = jittered(boxes, rng, shift=0.1, scale=(0.85, 1.15))
+        sides, new_sides = boxes[:, 2:] - boxes[:, :2], moved[:, 2:] - moved[:, :2]
+        ratio = new_sides / sides
+        assert np.allclose(ratio[:, 0], ratio[:, 1]) and (ratio >= 0.85).all() and (ratio <= 1.15).all()
+        offset = np.abs((moved[:, :2] + moved[:, 2:]) / 2 - (boxes[:, :2] + boxes[:, 2:]) / 2)
+        assert (offset <= 0.1 * sides + 1e-9).all()
 
 
 def test_a_teacher_that_cuts_other_crops_is_refused_before_any_photo_is_read(tmp_path, capsys) -> None:

@@ -59,12 +59,14 @@ def top_face_of_a_die(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 
 
 
 def examples(models: Path, *, split: str = "train", holdout: float = 0.0, held: bool = False,
-             sets: tuple[str, ...] = READER_SETS, min_iou: float = 0.0, cut: Cut = Cut()
-             ) -> tuple[np.ndarray, np.ndarray]:
+             sets: tuple[str, ...] = READER_SETS, min_iou: float = 0.0, cut: Cut = Cut(), jitter: int = 0,
+             seed: int = 110) -> tuple[np.ndarray, np.ndarray]:
     """Context crops (N, size, size, 3) of every candidate box on `split`'s photos, and
-    whether each frames a labelled die's top face (N,). `holdout`, `held` as `load_split` takes them."""
+    whether each frames a labelled die's top face (N,). `holdout`, `held` as `load_split`
+    takes them; `jitter` more cuts of each box, moved and scaled a little (`jittered`)."""
     reader = DiceReader(models, threads=2)
-    seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0, cut=cut)
+    rng = np.random.default_rng(seed)
+    seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0, cut=cut, jitter=jitter, rng=rng)
             for name in sets for sample in load_split(name, split, holdout=holdout, held=held)]
     return _joined(seen)
 
@@ -81,8 +83,19 @@ def rendered_examples(models: Path, *, scenes: int, seed: int = 79, clutter: flo
     return _joined([_cut(reader, draw(rng), cut=cut) for _ in range(scenes)])
 
 
-def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0, cut: Cut = Cut()
-         ) -> tuple[np.ndarray, np.ndarray]:
+def jittered(boxes: np.ndarray, rng: np.random.Generator, *, shift: float = 0.1,
+             scale: tuple[float, float] = (0.85, 1.15)) -> np.ndarray:
+    """`boxes` (N, 4) with each centre moved up to `shift` of its side and each side scaled
+    within `scale`: more views of one candidate, as a detector's box might have drawn it."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    sides = boxes[:, 2:] - boxes[:, :2]
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2 + rng.uniform(-shift, shift, sides.shape) * sides
+    half = sides * rng.uniform(*scale, (len(boxes), 1)) / 2
+    return np.concatenate([centres - half, centres + half], axis=1)
+
+
+def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0, cut: Cut = Cut(), jitter: int = 0,
+         rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The context crops of every box `reader` finds on one photo, and which are dice.
 
     A sample without boxes is a crop of one die filling the frame (chase_dji): its die's
@@ -92,7 +105,9 @@ def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0, cut: Cut =
     h, w = sample.image.shape[:2]
     truth = sample.boxes if sample.boxes is not None else np.array([[0, 0, w, h]], np.float32)
     is_die = top_face_of_a_die(truth, found.boxes, min_iou=min_iou).astype(np.float32)
-    return context_crops(sample.image, found.boxes, **asdict(cut)), is_die
+    boxes = [found.boxes] + [jittered(found.boxes, rng or np.random.default_rng()) for _ in range(jitter)]
+    crops = [context_crops(sample.image, b, **asdict(cut)) for b in boxes]
+    return np.concatenate(crops), np.tile(is_die, len(boxes))
 
 
 def _joined(seen: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -243,6 +258,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--teacher", type=Path, action="append", default=[],
                     help="a whole_die.onnx to learn from instead of the labels (repeat: their mean); "
                          "its crop must be this run's")
+    ap.add_argument("--jitter", type=int, default=0,
+                    help="cut each candidate this many more times, its box moved and scaled a little (V110: 2)")
+    ap.add_argument("--render-seed", type=int, default=None,
+                    help="seed of the rendered throws (--scenes; default: --seed)")
     ap.add_argument("--holdout", type=float, default=0.0,
                     help="leave this fraction of the train photos out (to choose `min_whole_die` on)")
     args = ap.parse_args(argv)
@@ -251,9 +270,10 @@ def main(argv: list[str] | None = None) -> None:
     teachers = [WholeDieCheck(session(path, args.threads)) for path in args.teacher]
     if any((t.size, t.context, t.lift) != (cut.size, cut.context, cut.lift) for t in teachers):
         ap.error("a teacher must cut its crops as this run does (--size, --context, --lift)")
-    crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou, cut=cut)
+    crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou, cut=cut, jitter=args.jitter)
     if args.scenes:
-        more = rendered_examples(args.models, scenes=args.scenes, seed=args.seed, cut=cut)
+        seed = args.seed if args.render_seed is None else args.render_seed
+        more = rendered_examples(args.models, scenes=args.scenes, seed=seed, cut=cut)
         crops, labels = np.concatenate([crops, more[0]]), np.concatenate([labels, more[1]])
     print(f"{len(crops)} boxes, {int(labels.sum())} of them dice", flush=True)
     model = train(crops, labels, epochs=args.epochs, seed=args.seed, upright=args.upright, teachers=teachers,
