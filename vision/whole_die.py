@@ -53,10 +53,13 @@ class WholeDieCheck:
         """For each box of a BGR photo, the probability (N,) that it is a die."""
         if not len(boxes):
             return np.zeros(0, np.float32)
-        crops = as_input(context_crops(image, boxes, size=self.size, context=self.context,
-                                                  lift=self.lift))
-        logits = self.session.run(None, {self.session.get_inputs()[0].name: crops})[0].reshape(-1)
+        logits = self.logits(as_input(context_crops(image, boxes, size=self.size, context=self.context,
+                                                    lift=self.lift)))
         return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
+
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        """The network's logits (N,) for crops already cut and made ready (`as_input`)."""
+        return self.session.run(None, {self.session.get_inputs()[0].name: crops})[0].reshape(-1)
 
     def look(self, image: np.ndarray, judged: Candidates) -> Candidates:
         """`judged` with `whole` set for the boxes its rules keep (NaN for the rest: the

@@ -63,7 +63,8 @@ def examples(models: Path, *, split: str = "train", holdout: float = 0.0, held: 
              seed: int = 110) -> tuple[np.ndarray, np.ndarray]:
     """Context crops (N, size, size, 3) of every candidate box on `split`'s photos, and
     whether each frames a labelled die's top face (N,). `holdout`, `held` as `load_split`
-    takes them; `jitter` more cuts of each box, moved and scaled a little (`jittered`)."""
+    takes them; `jitter` more cuts of each box, moved and scaled a little (`jittered`, drawn
+    from `seed`)."""
     reader = DiceReader(models, threads=2)
     rng = np.random.default_rng(seed)
     seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0, cut=cut, jitter=jitter, rng=rng)
@@ -221,8 +222,7 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
 
 def _mean_logit(teachers: Sequence[WholeDieCheck], x: np.ndarray) -> np.ndarray:
     """The teachers' mean logit (N,) for network-ready crops `x`."""
-    return np.mean([t.session.run(None, {t.session.get_inputs()[0].name: x})[0].reshape(-1) for t in teachers],
-                   axis=0).astype(np.float32)
+    return np.mean([t.logits(x) for t in teachers], axis=0).astype(np.float32)
 
 
 def export(model: WholeDieNet, path: Path, *, cut: Cut = Cut()) -> None:
