@@ -106,7 +106,8 @@ def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0, cut: Cut =
     h, w = sample.image.shape[:2]
     truth = sample.boxes if sample.boxes is not None else np.array([[0, 0, w, h]], np.float32)
     is_die = top_face_of_a_die(truth, found.boxes, min_iou=min_iou).astype(np.float32)
-    boxes = [found.boxes] + [jittered(found.boxes, rng or np.random.default_rng()) for _ in range(jitter)]
+    rng = rng or np.random.default_rng()
+    boxes = [found.boxes] + [jittered(found.boxes, rng) for _ in range(jitter)]
     crops = [context_crops(sample.image, b, **asdict(cut)) for b in boxes]
     return np.concatenate(crops), np.tile(is_die, len(boxes))
 
