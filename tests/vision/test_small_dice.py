@@ -47,3 +47,40 @@ def test_every_photo_change_moves_the_labels_with_the_dice(name):
     inside = grey[y0 + 2:y1 - 2, x0 + 2:x1 - 2]
     ring = np.concatenate([grey[max(y0 - 3, 0), x0:x1], grey[min(y1 + 2, grey.shape[0] - 1), x0:x1]])
     assert abs(inside.mean() - ring.mean()) > 40, (name, moved[0].tolist())
+
+
+class _Sizes:
+    """A detector session that notes the input size of every pass it runs."""
+
+    def __init__(self, session):
+        self.session, self.inputs = session, []
+
+    def run(self, outputs, feed):
+        self.inputs.append(feed["image"].shape[2:])
+        return self.session.run(outputs, feed)
+
+    def __getattr__(self, name):
+        return getattr(self.session, name)
+
+
+def _passes(reader, image, monkeypatch) -> list[tuple[int, int]]:
+    spy = _Sizes(reader.detector.session)
+    monkeypatch.setattr(reader.detector, "session", spy)
+    reader.read(image)
+    return spy.inputs
+
+
+def test_small_dice_get_a_closer_look_and_no_half_size_pass(reader, monkeypatch):
+    # The half-size pass only adds dice four times the size of those the first pass found
+    # small: on such a photo the time goes to the closer look instead.
+    photo = READ_RIGHT[0]
+    image, _ = further_away(0.5)(load_image(photo.path), photo.dice.boxes)
+    first, *rest = _passes(reader, image, monkeypatch)
+    assert len(rest) == 1 and rest[0][0] > first[0]  # the closer look, enlarged
+
+
+def test_big_dice_get_the_half_size_pass_and_no_closer_look(reader, monkeypatch):
+    photo = max((p for p in PHOTOS if not p.crop and len(p.dice)), key=lambda p: typical_side(p.dice.boxes) / max(p.size))
+    assert typical_side(photo.dice.boxes) * INPUT_SIDE / max(photo.size) > 2 * reader.settings.zoom_below
+    first, *rest = _passes(reader, load_image(photo.path), monkeypatch)
+    assert len(rest) == 1 and rest[0][0] < first[0]  # the half-size pass
