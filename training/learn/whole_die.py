@@ -133,12 +133,14 @@ def _separable(cin: int, cout: int) -> list[nn.Module]:
 class Arch(Enum):
     """How WholeDieNet's stages are built. On 2 cores, for 22 crops of 48 px: plain 8.1 ms,
     strided 3.8 ms, separable 1.9 ms, lean (at widths 8/24/48/64) 2.6 ms (the
-    full-resolution stage is most of the cost)."""
+    full-resolution stage is most of the cost); light keeps plain's stages but one
+    convolution at full resolution (15 of plain's 20 million multiply-adds a crop)."""
 
     PLAIN = "plain"          # three double-convolution stages, each halving (V77-V104)
     STRIDED = "strided"      # a strided first convolution, one convolution, then a double stage
     SEPARABLE = "separable"  # a strided first convolution, then double separable stages
     LEAN = "lean"            # one convolution at full resolution, one at half, a double stage
+    LIGHT = "light"          # one convolution at full resolution, then plain's double stages
 
 
 class WholeDieNet(nn.Module):
@@ -155,6 +157,8 @@ class WholeDieNet(nn.Module):
                       *_conv(w2, w3), *_conv(w3, w3), pool]
         elif arch is Arch.STRIDED:
             stages = [*_conv(3, w1, stride=2), *_conv(w1, w2), pool, *_conv(w2, w3), *_conv(w3, w3), pool]
+        elif arch is Arch.LIGHT:
+            stages = [*_conv(3, w1), pool, *_conv(w1, w2), *_conv(w2, w2), pool, *_conv(w2, w3), *_conv(w3, w3), pool]
         elif arch is Arch.LEAN:
             stages = [*_conv(3, w1), pool, *_conv(w1, w2), pool, *_conv(w2, w3), *_conv(w3, w3), pool]
         else:
