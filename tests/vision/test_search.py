@@ -69,9 +69,11 @@ def test_the_photo_is_searched_only_when_a_known_count_lacks_dice(count, searche
     reader = DiceReader()
     spy = Spy(reader)
     reader.search = spy  # type: ignore[method-assign]
-    image, _ = board_throw(1280, 720)  # the rules keep one die of its two
-    kept = reader.candidates(image).kept
-    assert kept is not None and int(kept.sum()) == 1
+    image, truth = board_throw(1920, 1080)  # the rules keep one die of its two, the 4
+    found = reader.candidates(image)
+    assert found.kept is not None and int(found.kept.sum()) == 1
+    score = score_photo(truth, found.dice())
+    assert score.precision == 1.0 and score.value_accuracy == 1.0  # a real die, read right
     reader.read(image, count=count)
     assert spy.calls == searched
 
