@@ -180,3 +180,19 @@ def test_a_crop_of_one_die_counts_that_die_as_a_die() -> None:
     crops, is_die = _cut(DiceReader(), crop)
     assert len(crops) == len(is_die) >= 1
     assert is_die.sum() == 1  # the die, once; any other box on it (a pip) is no die
+
+
+def test_examples_whose_labels_are_known_learn_them_whatever_the_teacher_says(tmp_path) -> None:
+    torch.set_num_threads(1)
+    crops, labels = _squares(512, np.random.default_rng(3))
+    # A teacher that has everything backwards; every label known: the teacher is overruled.
+    export(train(crops, 1 - labels, epochs=4, batch=64, log=False), tmp_path / "whole_die.onnx")
+    wrong = WholeDieCheck(session(tmp_path / "whole_die.onnx", 1))
+    test, truth = _squares(64, np.random.default_rng(9))
+    right = {}
+    for known in (np.ones(len(labels), bool), np.zeros(len(labels), bool)):
+        student = train(crops, labels, epochs=4, batch=64, teachers=[wrong], known=known, log=False)
+        with torch.no_grad():
+            said = torch.sigmoid(student(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
+        right[bool(known[0])] = (said == (truth == 1)).mean()
+    assert right[True] >= 0.95 and right[False] <= 0.6  # without them, the teacher misleads it

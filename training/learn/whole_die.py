@@ -188,10 +188,13 @@ def _augmented(crops: np.ndarray, rng: np.random.Generator, *, upright: bool = F
 
 def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
           seed: int = 77, upright: bool = False, widths: tuple[int, int, int, int] = WIDTHS,
-          arch: Arch = Arch.PLAIN, teachers: Sequence[WholeDieCheck] = (), log: bool = True) -> WholeDieNet:
+          arch: Arch = Arch.PLAIN, teachers: Sequence[WholeDieCheck] = (), known: np.ndarray | None = None,
+          log: bool = True) -> WholeDieNet:
     """A check trained on the examples (dice and not-dice weighed alike), or with `teachers`
     on what they say of each augmented batch (the mean of their logits, as soft targets:
-    a small network taught by larger ones, V109)."""
+    a small network taught by larger ones, V109); where `known` (N,) is set, an example
+    learns its label even then (rendered throws, whose labels are exact and whose dice
+    teachers trained on real photos do not know: V114)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = WholeDieNet(widths, arch)
@@ -211,7 +214,10 @@ def train(crops: np.ndarray, labels: np.ndarray, *, epochs: int = 30, batch: int
             x = _augmented(crops[idx], rng, upright=upright)
             said = model(x).squeeze(1)
             if teachers:
-                loss = taught(said, torch.sigmoid(torch.from_numpy(_mean_logit(teachers, x.numpy()))))
+                target = torch.sigmoid(torch.from_numpy(_mean_logit(teachers, x.numpy())))
+                if known is not None:
+                    target = torch.where(torch.from_numpy(known[idx]), torch.from_numpy(labels[idx]), target)
+                loss = taught(said, target)
             else:
                 loss = loss_of(said, torch.from_numpy(labels[idx]))
             opt.zero_grad()
@@ -265,6 +271,8 @@ def main(argv: list[str] | None = None) -> None:
                          "its crop must be this run's")
     ap.add_argument("--jitter", type=int, default=0,
                     help="cut each candidate this many more times, its box moved and scaled a little (V110: 2)")
+    ap.add_argument("--rendered-truth", action="store_true",
+                    help="with --teacher, the rendered throws learn their exact labels, not the teachers' word (V114)")
     ap.add_argument("--render-seed", type=int, default=None,
                     help="seed of the rendered throws (--scenes; default: --seed)")
     ap.add_argument("--holdout", type=float, default=0.0,
@@ -276,12 +284,15 @@ def main(argv: list[str] | None = None) -> None:
     if any((t.size, t.context, t.lift) != (cut.size, cut.context, cut.lift) for t in teachers):
         ap.error("a teacher must cut its crops as this run does (--size, --context, --lift)")
     crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou, cut=cut, jitter=args.jitter)
+    known = np.zeros(len(crops), bool)
     if args.scenes:
         seed = args.seed if args.render_seed is None else args.render_seed
         more = rendered_examples(args.models, scenes=args.scenes, seed=seed, cut=cut)
         crops, labels = np.concatenate([crops, more[0]]), np.concatenate([labels, more[1]])
+        known = np.concatenate([known, np.full(len(more[1]), args.rendered_truth)])
     print(f"{len(crops)} boxes, {int(labels.sum())} of them dice", flush=True)
     model = train(crops, labels, epochs=args.epochs, seed=args.seed, upright=args.upright, teachers=teachers,
+                  known=known if known.any() else None,
                   widths=(args.widths[0], args.widths[1], args.widths[2], args.widths[3]), arch=Arch(args.arch))
     export(model, args.out / "whole_die.onnx", cut=cut)
 
