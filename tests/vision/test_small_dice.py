@@ -80,7 +80,8 @@ def test_small_dice_get_a_closer_look_and_no_half_size_pass(reader, monkeypatch)
 
 
 def test_big_dice_get_the_half_size_pass_and_no_closer_look(reader, monkeypatch):
-    photo = max((p for p in PHOTOS if not p.crop and len(p.dice)), key=lambda p: typical_side(p.dice.boxes) / max(p.size))
+    whole = (p for p in PHOTOS if not p.crop and len(p.dice))
+    photo = max(whole, key=lambda p: typical_side(p.dice.boxes) / max(p.size))
     assert typical_side(photo.dice.boxes) * INPUT_SIDE / max(photo.size) > 2 * reader.settings.zoom_below
     first, *rest = _passes(reader, load_image(photo.path), monkeypatch)
     assert len(rest) == 1 and rest[0][0] < first[0]  # the half-size pass
