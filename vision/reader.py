@@ -13,6 +13,7 @@ import os
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -120,7 +121,10 @@ class DiceReader:
         judged = self.judge(self.face.read(photo, seen))
         if self.whole_die is None or not len(judged):
             return judged
-        return self.judge(self.whole_die.look(image, judged))
+        rescue = self.settings.rescue_not_a_die
+        # Boxes dropped only as "not a die" get a look too: the check may see a die there.
+        also = None if rescue is None else filled(self.judge(judged, max_not_a_die=rescue).kept, "kept")
+        return self.judge(self.whole_die.look(image, judged, also=also))
 
     def detect(self, image: np.ndarray) -> Candidates:
         """The detector's boxes and peaks alone, not read (for mining and tests)."""
@@ -130,14 +134,14 @@ class DiceReader:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""
         return self.face.read_crop(_as_bgr(image))
 
-    def judge(self, seen: Candidates) -> Candidates:
-        """Read candidates with `kept` set by these settings' rules for which boxes are dice.
+    def judge(self, seen: Candidates, **changes: Any) -> Candidates:
+        """Read candidates with `kept` set by these settings' rules (with `changes`) for which boxes are dice.
 
         The rules need no network: settings can be compared on candidates read once.
         """
         if not len(seen):
             return Candidates.empty()
-        s = self.settings
+        s = self.settings.but(**changes) if changes else self.settings
         detected = np.minimum(1.0, seen.scores / FULL_PEAK)
         relative, top = filled(seen.relative, "relative"), filled(seen.top, "top")
         # Much smaller than the other dice and not clearly read: a pip, a side face, the
@@ -146,7 +150,13 @@ class DiceReader:
         # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
         plain = (seen.scores >= self.detector.min_score) | (top >= s.weak_sure)
         giant = relative > s.max_relative_size
-        keep = (filled(seen.not_a_die, "not_a_die") < s.max_not_a_die) & ~stray & plain & ~giant
+        not_a_die = filled(seen.not_a_die, "not_a_die")
+        die = not_a_die < s.max_not_a_die
+        if s.rescue_not_a_die is not None and seen.whole is not None:
+            # The reader sees a face alone (a small die on a printed hex looks like print);
+            # the check sees the cube around it. NaN (not looked at) rescues nothing.
+            die |= (not_a_die < s.rescue_not_a_die) & (seen.whole >= s.rescue_whole)
+        keep = die & ~stray & plain & ~giant
         # Found only by enlarging a photo where nothing was: specks, unless read plainly.
         keep &= ~filled(seen.lone, "lone") | (top >= s.lone_sure)
         if seen.whole is not None:

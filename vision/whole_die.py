@@ -61,10 +61,12 @@ class WholeDieCheck:
         """The network's logits (N,) for crops already cut and made ready (`as_input`)."""
         return self.session.run(None, {self.session.get_inputs()[0].name: crops})[0].reshape(-1)
 
-    def look(self, image: np.ndarray, judged: Candidates) -> Candidates:
-        """`judged` with `whole` set for the boxes its rules keep (NaN for the rest: the
-        check would not change them, and clutter makes many)."""
+    def look(self, image: np.ndarray, judged: Candidates, *, also: np.ndarray | None = None) -> Candidates:
+        """`judged` with `whole` set for the boxes its rules keep and the boxes marked in
+        `also` (NaN for the rest: the check would not change them, and clutter makes many)."""
         kept = filled(judged.kept, "kept")
+        if also is not None:
+            kept = kept | also
         whole = np.full(len(judged), np.nan, np.float32)
         whole[kept] = self.probability(image, judged.boxes[kept])
         return replace(judged, whole=whole)

@@ -1,0 +1,81 @@
+"""A box the reader calls "not a die" is kept where the whole-die check plainly sees a die
+(`rescue_not_a_die`, `rescue_whole`): a small die on a printed hex looks like print to a
+reader that sees only its face."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dicecam.vision.candidates import Candidates, filled
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import match_boxes
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def one_box(not_a_die: float, whole: float | None) -> Candidates:
+    """A plain, sure, typical-sized face that only the reader's "not a die" may drop."""
+    f = np.float32
+    return Candidates(np.array([[10, 10, 40, 40]], f), np.array([1.0], f), np.array([3]), np.array([0.99], f),
+                      np.array([0.99], f), np.array([not_a_die], f), np.array([1.0], f), None, np.array([False]),
+                      None if whole is None else np.array([whole], f))
+
+
+@pytest.mark.parametrize(("not_a_die", "whole", "kept"), [
+    (0.1, np.nan, True),   # a die to the reader: the rescue is not needed
+    (0.3, np.nan, False),  # not looked at: "not a die" stands
+    (0.3, None, False),    # a models folder without the check
+    (0.3, 0.95, True),
+    (0.3, 0.90, True),     # at the threshold
+    (0.3, 0.89, False),
+    (0.59, 0.99, True),
+    (0.6, 0.99, False),    # plainly no die to the reader: the check cannot overrule that
+    (0.9, 1.0, False),
+])
+def test_not_a_die_is_overruled_only_where_the_check_plainly_sees_a_die(reader, not_a_die, whole, kept) -> None:
+    assert (reader.settings.rescue_not_a_die, reader.settings.rescue_whole) == (0.6, 0.9)
+    assert bool(reader.judge(one_box(not_a_die, whole)).kept[0]) is kept
+
+
+def test_without_the_rescue_not_a_die_stands_whatever_the_check_says(reader) -> None:
+    assert not reader.judge(one_box(0.3, 0.99), rescue_not_a_die=None).kept[0]
+    assert reader.judge(one_box(0.1, 0.99), rescue_not_a_die=None).kept[0]
+
+
+def test_the_check_looks_at_the_boxes_it_is_asked_to_besides_the_kept_ones(reader) -> None:
+    photo = load_image(SAMPLES / "byler_d6" / "IMG_20191209_100248.jpg")
+    found = reader.candidates(photo)
+    kept = filled(found.kept, "kept")
+    assert kept.any() and (~kept).sum() >= 2
+    also = np.zeros(len(found), bool)
+    also[np.flatnonzero(~kept)[0]] = True
+    seen = reader.whole_die.look(photo, found, also=also).whole
+    assert not np.isnan(seen[kept | also]).any()
+    assert np.isnan(seen[~kept & ~also]).all()
+    # The same boxes get the same word whether looked at with others or alone.
+    np.testing.assert_allclose(seen[also], reader.whole_die.probability(photo, found.boxes[also]), atol=1e-5)
+
+
+@pytest.mark.datasets("roboflow_dice")
+def test_on_a_game_table_the_rescue_finds_labelled_dice(reader, shared_datasets) -> None:
+    rescued = right = 0
+    for labelled in read_dataset(shared_datasets / "roboflow_dice", split="dev"):
+        found = reader.candidates(load_image(labelled.path))
+        if not len(found):
+            continue
+        kept, not_a_die = filled(found.kept, "kept"), filled(found.not_a_die, "not_a_die")
+        saved = kept & (not_a_die >= reader.settings.max_not_a_die)
+        # Every box kept against the reader's "not a die" was looked at and plainly a die.
+        assert (found.whole[saved] >= reader.settings.rescue_whole).all()
+        # And without the rescue, exactly those boxes are dropped.
+        off = filled(reader.judge(found, rescue_not_a_die=None).kept, "kept")
+        assert np.array_equal(off, kept & ~saved)
+        rescued += int(saved.sum())
+        pairs = match_boxes(labelled.dice.boxes, found.boxes[saved])
+        right += sum(int(labelled.dice.values[t] == found.values[saved][q]) for t, q in pairs)
+    assert rescued >= 5
+    assert right > rescued / 2  # more real dice, read right, than anything else
