@@ -45,7 +45,7 @@ DEFAULT_GRID = ("min_relative_size=0.65,0,0.5", "keep_small_above=0.7,0.8,0.9")
 #: `max_face_drop` is one where every value of the grid is a number: the die each face lies
 #: on is read then, whatever the number.)
 JUDGING = {"max_not_a_die", "min_relative_size", "keep_small_above", "weak_sure", "max_relative_size", "lone_sure",
-           "min_whole_die", "off_die_sure", "max_face_drop"}
+           "min_whole_die", "rescue_whole", "off_die_sure", "max_face_drop"}
 
 
 def sources(folder: Path) -> dict[str, str]:
