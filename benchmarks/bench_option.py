@@ -1,7 +1,7 @@
 """What a reader setting, or a models folder, costs in time, measured so that the machine's drift cancels out.
 
     python benchmarks/bench_option.py --option NAME=VALUE [--option ...] [--repeats 60]
-        [--models DIR] [--json]
+        [--models DIR] [--dice] [--json]
     python benchmarks/bench_option.py --vs-models CANDIDATE_DIR [--models DIR] [--repeats 60]
 
 `bench_vision.py` times one reading per process; on this shared 2-core machine a run can
@@ -12,7 +12,8 @@ machine slows both alike. Reported per photo (the photos of `bench_vision.py`): 
 reader's median recognition time and the median of the paired differences, default minus
 option (what the default costs over the option; negative: it saves time). `--vs-models`
 gives the second reader a candidate's networks instead (e.g. a folder with a whole-die
-check): the same settings, other files.
+check): the same settings, other files. `--dice` tells both readers each photo's count
+(`bench_vision.DICE`), as a throw at the table does.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from bench_vision import SCENES, SIZES, table_photo
+from bench_vision import DICE, SCENES, SIZES, table_photo
 from reader_options import reader_options, reader_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="time a reader with this folder's networks against --models' (the shipped ones)")
     p.add_argument("--repeats", type=int, default=60)
     p.add_argument("--models", type=Path, default=None)
+    p.add_argument("--dice", action="store_true",
+                   help="tell both readers how many dice each photo shows, as a throw at the table does")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if not args.option and args.vs_models is None:
@@ -71,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     for scene, source in SCENES.items():
         for width, height in SIZES:
             image = decode_image(table_photo(width, height, source=source))
-            times = paired_times(partial(default.read, image), partial(other.read, image), args.repeats)
+            count = DICE[scene] if args.dice else None
+            times = paired_times(partial(default.read, image, count=count), partial(other.read, image, count=count),
+                                 args.repeats)
             rows.append({"scene": scene, "size": f"{width}x{height}", **times})
             if args.json:
                 print(json.dumps(rows[-1]), flush=True)

@@ -81,7 +81,27 @@ class DiceReader:
         found = self.candidates(image)
         if count is not None and self.settings.search_missing and count > filled(found.kept, "kept").sum():
             found = self.search(image, found)
+        if count is not None and self.settings.check_count_fill:
+            found = self.look_at_likeliest(image, found, count)
         return self.select(found, count=count)
+
+    def look_at_likeliest(self, image: np.ndarray, found: Candidates, count: int) -> Candidates:
+        """`found` (judged candidates of `image`) with the whole-die check's word on the
+        likeliest boxes the rules drop, 2m+2 of them where `count` is m more than they
+        keep: those are what fills the count, and a box the check never saw would rank
+        as if it had called it a die."""
+        kept = filled(found.kept, "kept")
+        missing = count - int(kept.sum())
+        if self.whole_die is None or found.whole is None or missing <= 0:
+            return found
+        unseen = np.flatnonzero(~kept & np.isnan(found.whole))
+        if not len(unseen):
+            return found
+        rank = found.likelihood(self.confidence_fit)
+        look = unseen[np.argsort(-rank[unseen], kind="stable")[: 2 * missing + 2]]
+        whole = found.whole.copy()
+        whole[look] = self.whole_die.probability(_as_bgr(image), found.boxes[look])
+        return replace(found, whole=whole)
 
     def search(self, image: np.ndarray, found: Candidates) -> Candidates:
         """`found` (judged candidates of `image`) with what a closer look over the whole photo

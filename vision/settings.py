@@ -37,7 +37,9 @@ class ReaderSettings:
     Known count: where a throw's count is known and the rules keep fewer dice, with
     `search_missing` the whole photo is looked at once more at twice the first look's
     scale, weak peaks included, and its new boxes read with the others before the count's
-    likeliest are chosen.
+    likeliest are chosen. With `check_count_fill` and the whole-die check, the likeliest
+    boxes the rules drop (2m+2 where m dice are missing) are looked at by the check first,
+    so that what fills the count ranks by its word too.
 
     Whole die: a kept box that the whole-die check (where the models folder has one)
     gives under `min_whole_die` of being a die is dropped. With `rescue_not_a_die` set, a
@@ -75,6 +77,7 @@ class ReaderSettings:
     max_second_looks: int = 24
     views_below_not_a_die: float = 0.5
     search_missing: bool = True
+    check_count_fill: bool = True
     min_whole_die: float = 0.3
     rescue_not_a_die: float | None = 0.6
     rescue_whole: float = 0.9

@@ -57,3 +57,18 @@ def test_nothing_to_compare_is_refused_with_a_reason(argv, message, capsys) -> N
     with pytest.raises(SystemExit):
         bench_option.main(argv)
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("dice", [False, True])
+def test_with_dice_both_readers_are_told_each_photos_count(dice, monkeypatch, capsys) -> None:
+    from bench_vision import DICE
+
+    from dicecam.vision.reader import DiceReader
+
+    told: list[tuple[int, int | None]] = []
+    monkeypatch.setattr(DiceReader, "read", lambda self, image, *, count=None: told.append((image.shape[1], count)))
+    assert bench_option.main(["--option", "check_count_fill=0", "--repeats", "1", *(["--dice"] if dice else [])]) == 0
+    counts = [count for _, count in told]
+    # Each photo: a warm-up and a turn for each reader, scene by scene as DICE lists them.
+    expected = [DICE[scene] if dice else None for scene in DICE for _ in range(3) for _ in range(4)]
+    assert counts == expected

@@ -1,0 +1,71 @@
+"""Told a count the rules cannot make, the reader lets the whole-die check look at the
+likeliest dropped boxes before it fills the count (`check_count_fill`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dicecam.vision.candidates import filled
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import score_photo
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+#: A game-table photo whose rules keep 2 of its boxes and drop 8.
+BOARD = SAMPLES / "roboflow_dice" / "dice_294_jpg.rf.b19a635cd2a8a3ba2af223f9be4ad43d.jpg"
+
+
+@pytest.fixture(scope="module")
+def board(reader):
+    photo = load_image(BOARD)
+    return photo, reader.candidates(photo)
+
+
+@pytest.mark.parametrize("missing", [1, 2, 3])
+def test_the_check_looks_at_the_likeliest_dropped_boxes_two_for_each_missing_die_and_two(reader, board, missing):
+    photo, found = board
+    kept = filled(found.kept, "kept")
+    count = int(kept.sum()) + missing
+    seen = reader.look_at_likeliest(photo, found, count)
+    unseen = ~kept & np.isnan(found.whole)  # boxes looked at already (S120's rescue) are not again
+    newly = np.isnan(found.whole) & ~np.isnan(seen.whole)
+    assert newly.sum() == min(2 * missing + 2, int(unseen.sum()))
+    assert not (newly & ~unseen).any()
+    rank = found.likelihood(reader.confidence_fit)
+    if (unseen & ~newly).any():
+        assert rank[newly].min() >= rank[unseen & ~newly].max()  # the likeliest, not any
+    np.testing.assert_array_equal(seen.whole[~newly], found.whole[~newly])  # NaN where it was NaN
+    np.testing.assert_allclose(seen.whole[newly], reader.whole_die.probability(photo, found.boxes[newly]), atol=1e-5)
+
+
+def test_nothing_is_looked_at_where_the_rules_make_the_count(reader, board):
+    photo, found = board
+    count = int(filled(found.kept, "kept").sum())
+    assert reader.look_at_likeliest(photo, found, count) is found
+
+
+def test_without_the_setting_a_counted_read_ranks_as_before(reader, board):
+    photo, found = board
+    count = int(filled(found.kept, "kept").sum()) + 2
+    plain = reader.select(found, count=count)
+    off = type(reader)(settings=reader.settings.but(check_count_fill=False, search_missing=False))
+    got = off.read(photo, count=count)
+    np.testing.assert_array_equal(got.boxes, plain.boxes)
+
+
+@pytest.mark.datasets("roboflow_dice")
+def test_on_game_tables_the_checked_fill_reads_more_throws_exactly(reader, shared_datasets):
+    before = after = 0
+    for labelled in read_dataset(shared_datasets / "roboflow_dice", split="dev"):
+        photo, count = load_image(labelled.path), len(labelled.dice)
+        found = reader.candidates(photo)
+        if not len(found) or count <= filled(found.kept, "kept").sum():
+            continue  # the fill is not needed: both read alike
+        found = reader.search(photo, found)
+        before += score_photo(labelled.dice, reader.select(found, count=count)).exact
+        after += score_photo(labelled.dice, reader.select(reader.look_at_likeliest(photo, found, count),
+                                                          count=count)).exact
+    assert after >= before + 2
