@@ -1,7 +1,7 @@
 """What a reader setting, or a models folder, costs in time, measured so that the machine's drift cancels out.
 
     python benchmarks/bench_option.py --option NAME=VALUE [--option ...] [--repeats 60]
-        [--models DIR] [--dice] [--json]
+        [--models DIR] [--dice | --frames] [--json]
     python benchmarks/bench_option.py --vs-models CANDIDATE_DIR [--models DIR] [--repeats 60]
 
 `bench_vision.py` times one reading per process; on this shared 2-core machine a run can
@@ -13,7 +13,8 @@ reader's median recognition time and the median of the paired differences, defau
 option (what the default costs over the option; negative: it saves time). `--vs-models`
 gives the second reader a candidate's networks instead (e.g. a folder with a whole-die
 check): the same settings, other files. `--dice` tells both readers each photo's count
-(`bench_vision.DICE`), as a throw at the table does.
+(`bench_vision.DICE`), as a throw at the table does; `--frames` reads as the live camera
+reads a frame: with the count, without the search for missing dice.
 """
 
 from __future__ import annotations
@@ -56,8 +57,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="time a reader with this folder's networks against --models' (the shipped ones)")
     p.add_argument("--repeats", type=int, default=60)
     p.add_argument("--models", type=Path, default=None)
-    p.add_argument("--dice", action="store_true",
-                   help="tell both readers how many dice each photo shows, as a throw at the table does")
+    told = p.add_mutually_exclusive_group()
+    told.add_argument("--dice", action="store_true",
+                      help="tell both readers how many dice each photo shows, as a throw at the table does")
+    told.add_argument("--frames", action="store_true",
+                      help="read as the live camera reads a frame: with the count, no search for missing dice")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if not args.option and args.vs_models is None:
@@ -74,9 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     for scene, source in SCENES.items():
         for width, height in SIZES:
             image = decode_image(table_photo(width, height, source=source))
-            count = DICE[scene] if args.dice else None
-            times = paired_times(partial(default.read, image, count=count), partial(other.read, image, count=count),
-                                 args.repeats)
+            count = DICE[scene] if args.dice or args.frames else None
+            first = partial(default.read, image, count=count, search=not args.frames)
+            second = partial(other.read, image, count=count, search=not args.frames)
+            times = paired_times(first, second, args.repeats)
             rows.append({"scene": scene, "size": f"{width}x{height}", **times})
             if args.json:
                 print(json.dumps(rows[-1]), flush=True)

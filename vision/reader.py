@@ -68,18 +68,20 @@ class DiceReader:
         """Dice under this confidence are shown to players as unsure."""
         return self.settings.low_confidence
 
-    def read(self, image: np.ndarray, *, count: int | None = None) -> Dice:
+    def read(self, image: np.ndarray, *, count: int | None = None, search: bool = True) -> Dice:
         """All dice in a BGR photo, in reading order, boxes in the photo's pixels.
 
         With `count` (the photo shows that many dice, as a throw at the table does), the
         `count` likeliest dice: where the reader's own rules keep more, the likeliest of
         them (and the weakest kept one is marked unsure where the next one was nearly as
         likely); where they keep fewer, the whole photo is looked at once more, closer
-        (`search`, unless `search_missing` is off), and then the best other boxes are
-        added, marked unsure, so the player is asked about them.
+        (`search`, unless `search_missing` is off or `search` is false, as for a live
+        camera's frames), and then the best other boxes are added, marked unsure, so the
+        player is asked about them.
         """
         found = self.candidates(image)
-        if count is not None and self.settings.search_missing and count > filled(found.kept, "kept").sum():
+        if (count is not None and search and self.settings.search_missing
+                and count > filled(found.kept, "kept").sum()):
             found = self.search(image, found)
         if count is not None and self.settings.check_count_fill:
             found = self.look_at_likeliest(image, found, count)

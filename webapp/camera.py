@@ -195,7 +195,7 @@ def read_frame(game_id: str):
         # A frame is read without the search for missing dice (`DiceReader.read`): a
         # frame comes every few hundred ms, and the still the page takes once the dice
         # settle is read in full.
-        dice = reader.select(reader.candidates(image), count=expected).to_list()
+        dice = reader.read(image, count=expected, search=False).to_list()
         read_ms = (time.perf_counter() - read_start) * 1000
     finally:
         slots.release()

@@ -59,16 +59,28 @@ def test_nothing_to_compare_is_refused_with_a_reason(argv, message, capsys) -> N
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("dice", [False, True])
-def test_with_dice_both_readers_are_told_each_photos_count(dice, monkeypatch, capsys) -> None:
+@pytest.mark.parametrize(("flags", "counted", "searched"), [
+    ([], False, True),
+    (["--dice"], True, True),
+    (["--frames"], True, False),  # as the live camera reads a frame
+])
+def test_both_readers_are_told_each_photos_count_and_whether_to_search(flags, counted, searched, monkeypatch) -> None:
     from bench_vision import DICE
 
     from dicecam.vision.reader import DiceReader
 
-    told: list[tuple[int, int | None]] = []
-    monkeypatch.setattr(DiceReader, "read", lambda self, image, *, count=None: told.append((image.shape[1], count)))
-    assert bench_option.main(["--option", "check_count_fill=0", "--repeats", "1", *(["--dice"] if dice else [])]) == 0
-    counts = [count for _, count in told]
+    told: list[tuple[int | None, bool]] = []
+
+    def read(self, image, *, count=None, search=True):
+        told.append((count, search))
+
+    monkeypatch.setattr(DiceReader, "read", read)
+    assert bench_option.main(["--option", "check_count_fill=0", "--repeats", "1", *flags]) == 0
     # Each photo: a warm-up and a turn for each reader, scene by scene as DICE lists them.
-    expected = [DICE[scene] if dice else None for scene in DICE for _ in range(3) for _ in range(4)]
-    assert counts == expected
+    assert told == [(DICE[scene] if counted else None, searched) for scene in DICE for _ in range(3) for _ in range(4)]
+
+
+def test_dice_and_frames_are_one_or_the_other(capsys) -> None:
+    with pytest.raises(SystemExit):
+        bench_option.main(["--option", "check_count_fill=0", "--dice", "--frames"])
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -69,3 +69,16 @@ def test_on_game_tables_the_checked_fill_reads_more_throws_exactly(reader, share
         after += score_photo(labelled.dice, reader.select(reader.look_at_likeliest(photo, found, count),
                                                           count=count)).exact
     assert after >= before + 2
+
+
+def test_a_live_frame_gets_the_checked_fill_but_no_search(reader, board, monkeypatch):
+    photo, found = board
+    count = int(filled(found.kept, "kept").sum()) + 2
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a frame is not searched")
+
+    monkeypatch.setattr(reader, "search", no_search)
+    frame = reader.read(photo, count=count, search=False)
+    np.testing.assert_array_equal(frame.boxes, reader.select(reader.look_at_likeliest(photo, found, count),
+                                                              count=count).boxes)
