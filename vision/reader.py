@@ -79,13 +79,19 @@ class DiceReader:
         camera's frames), and then the best other boxes are added, marked unsure, so the
         player is asked about them.
         """
-        found = self.candidates(image)
-        if (count is not None and search and self.settings.search_missing
-                and count > filled(found.kept, "kept").sum()):
-            found = self.search(image, found)
-        if count is not None and self.settings.check_count_fill:
-            found = self.look_at_likeliest(image, found, count)
+        found = self.candidates(image) if count is None else self.counted(image, count, search=search)
         return self.select(found, count=count)
+
+    def counted(self, image: np.ndarray, count: int, *, search: bool = True) -> Candidates:
+        """The judged candidates of a BGR photo that `read(image, count=count)` chooses
+        from: searched where the rules keep fewer than `count` (see `read`), and the
+        likeliest of the others looked at by the whole-die check (`look_at_likeliest`)."""
+        found = self.candidates(image)
+        if search and self.settings.search_missing and count > filled(found.kept, "kept").sum():
+            found = self.search(image, found)
+        if self.settings.check_count_fill:
+            found = self.look_at_likeliest(image, found, count)
+        return found
 
     def look_at_likeliest(self, image: np.ndarray, found: Candidates, count: int) -> Candidates:
         """`found` (judged candidates of `image`) with the whole-die check's word on the
