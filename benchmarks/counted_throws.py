@@ -15,13 +15,12 @@ reader is the way on.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from missed_dice import paired
+from missed_dice import dataset_parser, paired
 
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
@@ -59,12 +58,7 @@ def counted_misses(reader: DiceReader, folder: Path, split: str) -> tuple[dict[s
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("dataset", type=Path)
-    p.add_argument("--split", default="dev", help="which split (default: dev; 'all' for every photo)")
-    p.add_argument("--models", type=Path, default=None)
-    p.add_argument("--json", action="store_true")
-    args = p.parse_args(argv)
+    args = dataset_parser(__doc__).parse_args(argv)
     by_reason, throws = counted_misses(DiceReader(args.models), args.dataset, args.split)
     if args.json:
         print(json.dumps({"throws": throws, **{why: len(by_reason[why]) for why in REASONS}}))

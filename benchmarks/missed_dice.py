@@ -64,13 +64,18 @@ def missed(reader: DiceReader, folder: Path, split: str) -> dict[str, list[float
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def dataset_parser(description: str | None) -> argparse.ArgumentParser:
+    """The command line of a tool that reads one labelled set: DATASET_DIR [--split] [--models] [--json]."""
+    p = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dataset", type=Path)
     p.add_argument("--split", default="dev", help="which split (default: dev; 'all' for every photo)")
     p.add_argument("--models", type=Path, default=None)
     p.add_argument("--json", action="store_true")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = dataset_parser(__doc__).parse_args(argv)
     by_reason = missed(DiceReader(args.models), args.dataset, args.split)
     rows = {why: {"dice": len(sides), "median_side_px": round(float(np.median(sides)), 1)}
             for why, sides in sorted(by_reason.items(), key=lambda kv: -len(kv[1]))}
