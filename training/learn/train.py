@@ -36,6 +36,7 @@ from dicecam.training.data.sources import (
 )
 from dicecam.training.learn.losses import detector_loss
 from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
+from dicecam.training.render import dice as render_dice
 from dicecam.training.render.scene import keeps_up
 
 RUNS = Path("runs")
@@ -344,6 +345,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--clutter", type=float, default=0.0,
                    help="share of rendered scenes on a cluttered game table: printed cloths and boards, "
                         "tokens, pieces, numeral dice (default 0)")
+    p.add_argument("--pale-pips", type=float, default=0.0, metavar="SHARE",
+                   help="reader: this share of rendered coloured and translucent dice get pips of a pale "
+                        "shade of the body (cream on orange; training.render.dice.PALE_PIPS, default 0)")
     p.add_argument("--hard-share", type=float, default=0.08,
                    help="reader: share of crops drawn from the mined hard negatives (default 0.08)")
     p.add_argument("--whole-die", action="store_true",
@@ -366,6 +370,8 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--init starts one network (detector or reader) and replaces --resume")
     if args.harsh and args.what != "reader":
         p.error("--harsh widens the reader's changes: use it with 'reader'")
+    if args.pale_pips and not (args.what == "reader" and args.fresh_crops):
+        p.error("--pale-pips changes rendered reader crops: use it with 'reader --fresh-crops'")
     if args.fresh_crops and args.what != "reader":
         p.error("--fresh-crops draws the reader's rendered crops: use it with 'reader'")
     if (args.whole_die or args.whole_die_only) and args.what != "detector":
@@ -379,6 +385,8 @@ def main(argv: list[str] | None = None) -> None:
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream: StreamOptions = {"holdout": args.holdout, "weights": weights, "clutter": args.clutter}
     torch.set_num_threads(args.threads)
+    # Set before the sampling processes fork, which take the renderer's module state with them.
+    render_dice.PALE_PIPS = args.pale_pips
     args.runs.mkdir(parents=True, exist_ok=True)
     from dicecam.training.learn.export import export_detector, export_reader
 

@@ -188,6 +188,23 @@ _SUB = 1 << _SHIFT
 #: Per material kind (white, coloured, black, translucent, marbled, pearl, smoke): how often it mirrors the room.
 _SHEEN_SHARE = (0.15, 0.3, 0.5, 0.4, 0.3, 0.3, 0.5)
 
+#: Share of coloured and translucent dice whose pips are a pale shade of the body (cream
+#: or gold pips on an orange die): real dice the reader misread as the 4 of a 6's corners.
+#: 0 draws nothing more from the generator, so every seed renders as before; training turns
+#: it on (`train reader --pale-pips`).
+PALE_PIPS = 0.0
+_CREAM = (200, 235, 250)
+_GOLD = (50, 190, 235)
+
+
+def pale_pips(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
+    """Pips that stand out from `body` only a little: on a light body a darker shade of it,
+    on any other a blend a third to two thirds of the way to white, cream or gold."""
+    if body.mean() > 150:
+        return np.clip(body * rng.uniform(0.35, 0.65), 0, 255)
+    tint = np.asarray((_WHITE, _CREAM, _GOLD)[rng.integers(3)], np.float32)
+    return np.clip(body + rng.uniform(0.3, 0.65) * (tint - body), 0, 255)
+
 
 def random_material(rng: np.random.Generator, *, clean: bool = False) -> Material:
     """Any die look: white/ivory, coloured, black, translucent, marbled, pearlescent or smoke; some glossy."""
@@ -210,6 +227,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         body = jitter_color(rng, _COLOURS[name], 0.15)
         light_body = body.mean() > 150
         pip = jitter_color(rng, _BLACK if light_body or rng.random() < 0.2 else _WHITE, 0.1)
+        if PALE_PIPS and rng.random() < PALE_PIPS:
+            pip = pale_pips(rng, body)
     elif kind == 2:  # black
         body = jitter_color(rng, _COLOURS["black"], 0.3)
         pip = jitter_color(rng, (_WHITE, _RED, (30, 200, 230), (40, 170, 220))[rng.integers(4)], 0.1)
@@ -218,6 +237,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
         name = ("red", "blue", "green", "purple", "yellow", "grey")[rng.integers(6)]
         body = jitter_color(rng, _COLOURS[name], 0.15)
         pip = jitter_color(rng, _WHITE, 0.05)
+        if PALE_PIPS and rng.random() < PALE_PIPS:
+            pip = pale_pips(rng, body)
         opacity = float(rng.uniform(0.45, 0.8))
         gloss, shin, corner = float(rng.uniform(0.3, 0.7)), float(rng.uniform(30, 80)), float(rng.uniform(0.01, 0.06))
         spread = float(rng.uniform(0.27, 0.33))  # casino dice: big pips near the edges
