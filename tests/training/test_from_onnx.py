@@ -51,6 +51,7 @@ def _batches(shape: tuple[int, ...], count: int = 3) -> list[torch.Tensor]:
     (lambda: FaceReader(), export_reader, (16, 3, READER_SIZE, READER_SIZE)),
     (lambda: FaceReader(contrast=True), export_reader, (16, 3, READER_SIZE, READER_SIZE)),
     (lambda: DiceDetector(), export_detector, (1, 3, 128, 160)),
+    (lambda: DiceDetector(deep=2), export_detector, (1, 3, 128, 160)),
 ])
 def test_the_restored_network_computes_what_the_original_did(tmp_path, make, export, shape) -> None:
     original = _trained_looking(make(), seed=3)

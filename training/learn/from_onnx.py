@@ -46,8 +46,20 @@ def _blank_network(onnx_model) -> nn.Module:
         ops = {node.op_type for node in onnx_model.graph.node}
         return FaceReader(contrast="ReduceMean" in ops)
     if "input_side" in meta:
-        return DiceDetector()
+        return DiceDetector(deep=_deep_in(onnx_model))
     raise RestoreError("the file is neither a dicecam detector nor a reader (no crop_size or input_side metadata)")
+
+
+def _deep_in(onnx_model) -> int:
+    """How many times a detector file's stride-8 and coarser layers are widened (`DiceDetector(deep=)`)."""
+    from dicecam.training.learn.nets import DEEP_PROBE
+
+    shapes = {init.name: init.dims for init in onnx_model.graph.initializer}
+    probe = DEEP_PROBE.rsplit(".", 1)[0]  # the convolution's module path
+    for node in onnx_model.graph.node:
+        if node.op_type == "Conv" and _module_path(node.name) == probe and node.input[1] in shapes:
+            return int(shapes[node.input[1]][0]) // 64
+    return 1
 
 
 def _neighbour(path: str, step: int) -> str:

@@ -39,6 +39,9 @@ class DiceDetector(nn.Module):
     """Heat map of die centres (1 channel, logits), box size (2, log pixels/STRIDE) and sub-cell offset (2).
 
     Input: BGR float image in 0..1, N x 3 x H x W with H, W multiples of 32.
+    `deep` multiplies the channels of the stride-8 and coarser layers alone (`widen` grows
+    a trained detector so, keeping what it computes).
+
     Output: N x 5 x H/4 x W/4; with `whole`, 3 channels more (N x 8): the heat map and box
     size of whole dice (top and side faces, as `roboflow_dice` labels them), so a side
     face can be told from a second die. `whole_stride` 8 puts that branch on the stride-8
@@ -49,10 +52,12 @@ class DiceDetector(nn.Module):
     where its die's top edge is (a side face lies low on its die, under the top face).
     """
 
-    def __init__(self, width: int = 1, *, whole: bool = False, whole_stride: int = 4,
+    def __init__(self, width: int = 1, *, deep: int = 1, whole: bool = False, whole_stride: int = 4,
                  whole_sides: bool = False) -> None:
         super().__init__()
-        c1, c2, c3, c4 = 16 * width, 32 * width, 64 * width, 128 * width
+        # `deep` widens only the stride-8 and coarser layers: what tells a die from a board's
+        # print is seen there, on a sixteenth of the cells, so it costs far less than `width`.
+        c1, c2, c3, c4 = 16 * width, 32 * width, 64 * width * deep, 128 * width * deep
         self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
         self.down4 = nn.Sequential(SepBlock(c1, c2, s=2), SepBlock(c2, c2))          # /4
         self.down8 = nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3))  # /8
@@ -128,13 +133,22 @@ class DiceDetector(nn.Module):
         return torch.cat([self.head(p4), whole], dim=1)
 
 
+#: The weights whose rows are the stride-8 features' channels: 64 of them times `deep`.
+DEEP_PROBE = "down8.0.pw.0.weight"
+
+
+def deep_of(state: dict[str, torch.Tensor]) -> int:
+    """How many times a detector checkpoint's stride-8 and coarser layers are widened (`deep`)."""
+    return int(state[DEEP_PROBE].shape[0]) // 64
+
+
 def detector_of(state: dict[str, torch.Tensor]) -> DiceDetector:
     """The detector a checkpoint's weights are for (with its whole-die branch, where it has
     one, on the features it was trained on), the weights loaded."""
     whole = any(name.startswith("whole_head.") for name in state)
     stride = int(state["whole_stride"]) if "whole_stride" in state else 4
     sides = whole and state["whole_head.2.weight"].shape[0] == 4
-    model = DiceDetector(whole=whole, whole_stride=stride, whole_sides=sides)
+    model = DiceDetector(deep=deep_of(state), whole=whole, whole_stride=stride, whole_sides=sides)
     if whole and "whole_stride" not in state:  # saved before the branch could sit elsewhere
         state = state | {"whole_stride": torch.tensor(4)}
     model.load_state_dict(state)

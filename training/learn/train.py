@@ -36,6 +36,7 @@ from dicecam.training.data.sources import (
 )
 from dicecam.training.learn.losses import detector_loss
 from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
+from dicecam.training.learn.widen import widen_state
 from dicecam.training.render import dice as render_dice
 from dicecam.training.render.scene import keeps_up
 
@@ -246,6 +247,7 @@ def _fitted(loaded: dict[str, torch.Tensor], own: dict[str, torch.Tensor]) -> di
     """`loaded` weights for a network with parts they lack (a detector learning whole dice,
     started from one that does not): those parts keep their fresh start. Where the
     whole-die branch sits is the network's own, whatever the checkpoint's was."""
+    loaded = widen_state(loaded, own)  # a narrower network's weights grow to fit (`--deep`)
     return {name: fresh if name == "whole_stride" else loaded.get(name, fresh) for name, fresh in own.items()} | \
         {name: w for name, w in loaded.items() if name not in own}
 
@@ -284,9 +286,9 @@ def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
                    workers: int = 1, whole: bool = False, whole_only: bool = False, whole_stride: int = 4,
-                   whole_sides: bool = False, **stream: Unpack[StreamOptions]) -> DiceDetector:
+                   whole_sides: bool = False, deep: int = 1, **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
-    model = DiceDetector(whole=whole or whole_only, whole_stride=whole_stride, whole_sides=whole_sides)
+    model = DiceDetector(deep=deep, whole=whole or whole_only, whole_stride=whole_stride, whole_sides=whole_sides)
     if whole_only:
         model.freeze_top_faces()
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
@@ -358,6 +360,9 @@ def parser() -> argparse.ArgumentParser:
                    help="detector: the features the whole-die branch sits on (8: a quarter of the cost)")
     p.add_argument("--whole-die-sides", action="store_true",
                    help="detector: the branch gives each cell's distances to its whole die's edges, not peaks")
+    p.add_argument("--deep", type=int, default=1,
+                   help="detector: its stride-8 and coarser layers this many times as wide; with --init "
+                        "from a narrower one, grown so that it starts computing what that one did")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
     return p
@@ -378,6 +383,8 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--whole-die trains the detector's whole-die channels: use it with 'detector'")
     if (args.whole_die_sides or args.whole_die_stride != 4) and not (args.whole_die or args.whole_die_only):
         p.error("--whole-die-sides and --whole-die-stride shape the whole-die branch: use them with --whole-die(-only)")
+    if args.deep != 1 and args.what != "detector":
+        p.error("--deep widens the detector: use it with 'detector'")
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
     if args.upright and args.what == "all":
@@ -396,7 +403,7 @@ def main(argv: list[str] | None = None) -> None:
                              runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
                              workers=args.workers, whole=args.whole_die,
                              whole_only=args.whole_die_only, whole_stride=args.whole_die_stride,
-                             whole_sides=args.whole_die_sides, **stream)
+                             whole_sides=args.whole_die_sides, deep=args.deep, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
