@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicecam.training.learn.train import parser
 from dicecam.training.render import dice
 from dicecam.training.render.dice import pale_pips, random_material
 
@@ -40,7 +39,8 @@ def test_off_by_default_and_turned_on_some_dice_get_pale_pips(monkeypatch: pytes
 
 @pytest.mark.parametrize("argv", [["detector", "--pale-pips", "0.3"], ["reader", "--pale-pips", "0.3"]])
 def test_pale_pips_need_fresh_reader_crops(argv: list[str]) -> None:
-    from dicecam.training.learn.train import main
+    pytest.importorskip("torch", reason="training needs the `train` extra")
+    from dicecam.training.learn.train import main, parser
 
     with pytest.raises(SystemExit):
         main(argv)
