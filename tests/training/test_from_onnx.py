@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
@@ -11,6 +10,7 @@ pytest.importorskip("torch", reason="training needs the `train` extra")
 onnx = pytest.importorskip("onnx", reason="training needs the `train` extra")
 
 import torch  # noqa: E402
+from helpers_nets import trained_looking  # noqa: E402
 from torch import nn  # noqa: E402
 
 from dicecam.training.learn.export import export_detector, export_reader  # noqa: E402
@@ -26,22 +26,6 @@ from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader  #
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
-Net = TypeVar("Net", bound=nn.Module)
-
-
-def _trained_looking(network: Net, seed: int) -> Net:
-    """Random weights and norm statistics far from a fresh network's (gamma, beta, mean, var)."""
-    torch.manual_seed(seed)
-    with torch.no_grad():
-        for module in network.modules():
-            if isinstance(module, nn.BatchNorm2d):
-                assert module.running_mean is not None and module.running_var is not None
-                module.weight.uniform_(0.3, 3.0)
-                module.bias.normal_(0.0, 0.5)
-                module.running_mean.normal_(0.0, 0.5)
-                module.running_var.uniform_(0.2, 4.0)
-    return network.eval()
-
 
 def _batches(shape: tuple[int, ...], count: int = 3) -> list[torch.Tensor]:
     return [torch.rand(*shape) for _ in range(count)]
@@ -54,7 +38,7 @@ def _batches(shape: tuple[int, ...], count: int = 3) -> list[torch.Tensor]:
     (lambda: DiceDetector(deep=2), export_detector, (1, 3, 128, 160)),
 ])
 def test_the_restored_network_computes_what_the_original_did(tmp_path, make, export, shape) -> None:
-    original = _trained_looking(make(), seed=3)
+    original = trained_looking(make(), seed=3)
     path = tmp_path / "net.onnx"
     export(original, path)
     restored = recalibrate(load_folded(path), _batches(shape))
@@ -69,7 +53,7 @@ def test_the_restored_network_computes_what_the_original_did(tmp_path, make, exp
 
 def test_recalibration_leaves_unit_variance_convolutions(tmp_path) -> None:
     path = tmp_path / "reader.onnx"
-    export_reader(_trained_looking(FaceReader(), seed=5), path)
+    export_reader(trained_looking(FaceReader(), seed=5), path)
     restored = recalibrate(load_folded(path), _batches((32, 3, READER_SIZE, READER_SIZE)))
     for module in restored.modules():
         if isinstance(module, nn.BatchNorm2d):

@@ -11,9 +11,9 @@ pytest.importorskip("torch", reason="training needs the `train` extra")
 import cv2
 import numpy as np
 import torch
+from helpers_nets import trained_looking
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from torch import nn
 
 from dicecam.training.learn.export import export_detector
 from dicecam.training.learn.from_onnx import load_folded
@@ -24,23 +24,9 @@ from dicecam.training.learn.widen import widen_state, widened
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _trained_looking(network: nn.Module, seed: int) -> nn.Module:
-    """Random weights and norm statistics far from a fresh network's, in eval mode."""
-    torch.manual_seed(seed)
-    with torch.no_grad():
-        for module in network.modules():
-            if isinstance(module, nn.BatchNorm2d):
-                assert module.running_mean is not None and module.running_var is not None
-                module.weight.uniform_(0.3, 3.0)
-                module.bias.normal_(0.0, 0.5)
-                module.running_mean.normal_(0.0, 0.5)
-                module.running_var.uniform_(0.2, 4.0)
-    return network.eval()
-
-
 @pytest.mark.parametrize(("deep", "whole"), [(2, False), (3, False), (2, True)])
 def test_the_wider_detector_computes_what_the_narrow_one_did(deep: int, whole: bool) -> None:
-    narrow = _trained_looking(DiceDetector(whole=whole), seed=deep)
+    narrow = trained_looking(DiceDetector(whole=whole), seed=deep)
     wide = DiceDetector(deep=deep, whole=whole)
     wide.load_state_dict(widen_state(narrow.state_dict(), wide.state_dict(), seed=1))
     wide.eval()
@@ -52,7 +38,7 @@ def test_the_wider_detector_computes_what_the_narrow_one_did(deep: int, whole: b
 
 
 def test_training_from_a_narrow_checkpoint_grows_it() -> None:
-    narrow = _trained_looking(DiceDetector(), seed=5)
+    narrow = trained_looking(DiceDetector(), seed=5)
     wide = DiceDetector(deep=2)
     wide.load_state_dict(_fitted(narrow.state_dict(), wide.state_dict()))
     x = torch.rand(1, 3, 64, 64)
