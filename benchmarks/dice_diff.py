@@ -113,5 +113,6 @@ def main(argv: list[str] | None = None) -> None:
 def _said(r: Reading) -> str:
     return "no box" if r.value is None else f"{r.value} at {r.confidence:.2f}"
 
+
 if __name__ == "__main__":
     main()

@@ -52,13 +52,13 @@ def _blank_network(onnx_model) -> nn.Module:
 
 def _deep_in(onnx_model) -> int:
     """How many times a detector file's stride-8 and coarser layers are widened (`DiceDetector(deep=)`)."""
-    from dicecam.training.learn.nets import DEEP_PROBE
+    from dicecam.training.learn.nets import DEEP_PROBE, STRIDE8_CHANNELS
 
     shapes = {init.name: init.dims for init in onnx_model.graph.initializer}
     probe = DEEP_PROBE.rsplit(".", 1)[0]  # the convolution's module path
     for node in onnx_model.graph.node:
         if node.op_type == "Conv" and _module_path(node.name) == probe and node.input[1] in shapes:
-            return int(shapes[node.input[1]][0]) // 64
+            return int(shapes[node.input[1]][0]) // STRIDE8_CHANNELS
     return 1
 
 

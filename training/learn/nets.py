@@ -13,6 +13,11 @@ from torch import nn
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE, STRIDE  # noqa: F401  (the networks' contract)
 
 
+#: The weights whose rows are the stride-8 features' channels: `STRIDE8_CHANNELS` times `deep`.
+DEEP_PROBE = "down8.0.pw.0.weight"
+STRIDE8_CHANNELS = 64
+
+
 def conv_bn(cin: int, cout: int, *, k: int = 3, s: int = 1, groups: int = 1) -> nn.Sequential:
     return nn.Sequential(
         nn.Conv2d(cin, cout, k, s, k // 2, groups=groups, bias=False),
@@ -57,7 +62,8 @@ class DiceDetector(nn.Module):
         super().__init__()
         # `deep` widens only the stride-8 and coarser layers: what tells a die from a board's
         # print is seen there, on a sixteenth of the cells, so it costs far less than `width`.
-        c1, c2, c3, c4 = 16 * width, 32 * width, 64 * width * deep, 128 * width * deep
+        c1, c2, c3 = 16 * width, 32 * width, STRIDE8_CHANNELS * width * deep
+        c4 = 2 * c3
         self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
         self.down4 = nn.Sequential(SepBlock(c1, c2, s=2), SepBlock(c2, c2))          # /4
         self.down8 = nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3))  # /8
@@ -133,13 +139,9 @@ class DiceDetector(nn.Module):
         return torch.cat([self.head(p4), whole], dim=1)
 
 
-#: The weights whose rows are the stride-8 features' channels: 64 of them times `deep`.
-DEEP_PROBE = "down8.0.pw.0.weight"
-
-
 def deep_of(state: dict[str, torch.Tensor]) -> int:
     """How many times a detector checkpoint's stride-8 and coarser layers are widened (`deep`)."""
-    return int(state[DEEP_PROBE].shape[0]) // 64
+    return int(state[DEEP_PROBE].shape[0]) // STRIDE8_CHANNELS
 
 
 def detector_of(state: dict[str, torch.Tensor]) -> DiceDetector:
