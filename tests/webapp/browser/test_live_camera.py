@@ -213,23 +213,31 @@ def test_live_mode_takes_one_throw_per_settled_scene(live_phones, live_port, vid
         # ... with the dice of the still photo ...
         assert sorted(d["value"] for d in t["dice"]) == reader_values(video.stills[want], 5)
         assert t["source"] == "photo" and t["photo_sha256"] and t["annotated_sha256"]
-        # ... within a few seconds of the scene becoming still (the video's clock runs a
-        # little behind the file's; that the still was taken, not a moving frame, is
-        # proven by the photo above).
+        # ... while that still scene lasted. How soon after it began depends on how fast
+        # the machine reads frames (a busy CI runner took 3.6 s), so only the scene's
+        # bounds are asserted, with slack for the video's clock (it runs a little behind
+        # the file's) and for the throw's own round trip; that the still was taken, not a
+        # moving frame, is proven by the photo above.
         scene = video.scene(want)
         at = video_time(log, appeared) % video.period
-        assert scene.start - 0.5 <= at <= scene.start + 3.0, (t["number"], at, scene)
+        assert scene.start - 0.5 <= at <= scene.end + 1.0, (t["number"], at, scene)
 
     # Exactly one throw per settled scene: each throw came from a different pass of a still.
     passes = [(int(video_time(log, appeared) // video.period), which_still(video, get_bytes(base + t["photo_url"]))[0])
               for appeared, t in throws]
     assert len(set(passes)) == len(passes)
 
-    # While the dice moved, the page said so; the four dice were named and never taken.
+    # While the dice moved, the page said so; the four dice were named and never taken:
+    # once the page said "4 of 5" it kept saying so (with "take anyway") to the scene's end.
+    # When it first said so depends on how fast the machine reads frames, so that is not
+    # asserted.
     four = video.scene("still_four")
     during_four = [e for e in log if e["vt"] is not None and e["vt"] < video.period
-                   and four.start + 2.8 <= e["vt"] <= four.end - 0.2]
-    assert during_four and all(e["phase"] == "wrong" and e["anyway"] for e in during_four), during_four[:3]
+                   and four.start <= e["vt"] <= four.end - 0.2]
+    said = next((i for i, e in enumerate(during_four) if e["phase"] == "wrong"), None)
+    assert said is not None, during_four[-3:]
+    assert all(e["phase"] == "wrong" and e["anyway"] for e in during_four[said:]), during_four[said:][:3]
+    assert not any(e["phase"] == "taken" for e in during_four), during_four[:3]
     assert any(e["phase"] == "moving" for e in log)
     assert any(e["phase"] == "taken" for e in log)
 
