@@ -5,6 +5,8 @@ The same facts travel inside each exported ONNX file as metadata (`vision.reader
 
 #: Output stride of the detector's heat map.
 STRIDE = 4
+#: Long side of the photo as the detector's first look sees it (vision.reader reads this from the file).
+INPUT_SIDE = 512
 #: Face reader input side (pixels) and its classes: values 1-6, then "not a die".
 READER_SIZE = 48
 NOT_A_DIE = 6

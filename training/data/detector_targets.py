@@ -9,13 +9,20 @@ from dicecam.training.data.augment import flip_rot90, photometric
 from dicecam.training.shapes import STRIDE
 
 CROP = 256
+#: A photo drawn at its natural scale (`random_view(long_side=...)`) is rescaled up to this
+#: log-factor either way (about 0.8x to 1.25x).
+NATURAL_JITTER = 0.22
 
 
 def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
                 die_px: tuple[float, float] = (11.0, 110.0), turns: bool = True,
-                wholes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                wholes: np.ndarray | None = None, long_side: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Rescale so the median die is log-uniform in `die_px`, then take a `crop`-square window
     (flipped, and given quarter turns unless `turns` is False).
+
+    With `long_side`, the photo is rescaled instead so its longer side is about that
+    (within `NATURAL_JITTER`): its dice come out the size the detector's first look sees
+    them at, whatever that is.
 
     `wholes` (boxes of whole dice, one per row of `boxes`) go through the same changes;
     then the boxes come back as (N, 8), each top face beside its whole die.
@@ -25,15 +32,19 @@ def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *,
         boxes = np.concatenate([boxes, wholes]).astype(np.float32)
     img, boxes = flip_rot90(img, boxes, rng, turns=turns)
     boxes, wholes = (boxes[:n], boxes[n:]) if wholes is not None else (boxes, None)
-    if len(boxes):
-        size = float(np.median(np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))))
-        target = float(np.exp(rng.uniform(np.log(die_px[0]), np.log(die_px[1]))))
-        scale = target / max(size, 1.0)
-    else:
-        scale = rng.uniform(0.4, 1.2)
     h, w = img.shape[:2]
-    # Don't blow tiny images up beyond recognition or shrink whole photos to a dot.
-    scale = float(np.clip(scale, 0.15, 3.0))
+    if long_side is not None:
+        # As the detector reads it: a 12 MP photo shrinks far below the clip below.
+        scale = long_side / max(h, w) * float(np.exp(rng.uniform(-NATURAL_JITTER, NATURAL_JITTER)))
+    else:
+        if len(boxes):
+            size = float(np.median(np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))))
+            target = float(np.exp(rng.uniform(np.log(die_px[0]), np.log(die_px[1]))))
+            scale = target / max(size, 1.0)
+        else:
+            scale = rng.uniform(0.4, 1.2)
+        # Don't blow tiny images up beyond recognition or shrink whole photos to a dot.
+        scale = float(np.clip(scale, 0.15, 3.0))
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     boxes = boxes * scale
@@ -122,15 +133,16 @@ def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np
 
 def detector_sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
                     augment: bool = True, turns: bool = True, whole: bool = False, sides: bool = False,
-                    wholes: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """One (CHW float32 image in 0..1, targets) training pair.
+                    wholes: np.ndarray | None = None, long_side: float | None = None
+                    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """One (CHW float32 image in 0..1, targets) training pair (`long_side`: see `random_view`).
 
     `whole`: the targets also say where the whole dice are (`whole_die_targets`), from
     `wholes` (one whole-die box per top face) where the photo has them; `sides`: each
     cell's distances to its whole die's edges instead (`die_side_targets`).
     """
     view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns,
-                               wholes=wholes if whole or sides else None)
+                               wholes=wholes if whole or sides else None, long_side=long_side)
     if augment:
         view = photometric(view, rng)
     x = view.astype(np.float32).transpose(2, 0, 1) / 255.0

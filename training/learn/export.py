@@ -11,10 +11,9 @@ import torch
 
 from dicecam.training.data.reader_crops import CROP_SCALE
 from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader, detector_of
+from dicecam.training.shapes import INPUT_SIDE
 
 OPSET = 17
-#: Long side of the photo as the detector sees it (vision.reader reads this from the file).
-INPUT_SIDE = 512
 #: The detector's peak threshold, stored in its file for `vision.reader`. Chosen on the
 #: train photos for the shipped (session-8) detector: of 0.3, 0.4 and 0.5 (with
 #: max_not_a_die 0.05-0.2), 0.4 read byler_d6 + matteop65_wood train best (models/HISTORY.md).

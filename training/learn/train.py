@@ -39,6 +39,7 @@ from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
 from dicecam.training.learn.widen import widen_state
 from dicecam.training.render import dice as render_dice
 from dicecam.training.render.scene import keeps_up
+from dicecam.training.shapes import INPUT_SIDE
 
 RUNS = Path("runs")
 
@@ -105,16 +106,20 @@ class DetectorStream(_Stream):
     `upright`: rendered scenes as a phone held upright takes them, and tilted ones never
     given quarter turns, so the detector can learn that a steep die's top face is its far
     face, at the top of its picture (models/HISTORY.md, session 14). `steep`: rendered
-    scenes seen steeply more often (`training.render.scene.render_scene`).
+    scenes seen steeply more often (`training.render.scene.render_scene`). `natural`: the
+    share of real photos seen at the scale the first look reads them (`INPUT_SIDE` long),
+    the rest with a die size drawn from a wide range: small dice on a busy board are
+    found at their own size or not at all.
     """
 
     SETS = DETECTOR_SETS
 
     def __init__(self, *, upright: bool = False, steep: bool = False, whole: bool = False, sides: bool = False,
-                 **stream: Unpack[StreamSetup]) -> None:
+                 natural: float = 0.0, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         self.upright = upright
         self.steep = steep
+        self.natural = natural
         #: Targets for whole dice too, where a photo knows them (`DiceDetector(whole=True)`).
         self.whole = whole
         #: ... or each cell's distances to its whole die's edges (`DiceDetector(whole_sides=True)`).
@@ -127,12 +132,15 @@ class DetectorStream(_Stream):
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
                 turns = s.tilt_deg is None or not keeps_up(s.tilt_deg, self.upright)
+                long_side = None
             else:
                 s = self.real_photo(rng)
                 turns = True
+                # Drawn only when asked for, so every seed draws as it did before the option.
+                long_side = INPUT_SIDE if self.natural and rng.random() < self.natural else None
             assert s.boxes is not None  # the detector's sets are photos with boxes, never crops
             yield detector_sample(s.image, s.boxes, rng, turns=turns, whole=self.whole, sides=self.sides,
-                                  wholes=s.die_boxes)
+                                  wholes=s.die_boxes, long_side=long_side)
 
 
 class ReaderStream(_Stream):
@@ -286,13 +294,15 @@ def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
                    workers: int = 1, whole: bool = False, whole_only: bool = False, whole_stride: int = 4,
-                   whole_sides: bool = False, deep: int = 1, **stream: Unpack[StreamOptions]) -> DiceDetector:
+                   whole_sides: bool = False, deep: int = 1, natural: float = 0.0,
+                   **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector(deep=deep, whole=whole or whole_only, whole_stride=whole_stride, whole_sides=whole_sides)
     if whole_only:
         model.freeze_top_faces()
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
-                             whole=(whole or whole_only) and not whole_sides, sides=whole_sides, **stream)
+                             whole=(whole or whole_only) and not whole_sides, sides=whole_sides,
+                             natural=natural, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
                log_every=25, loss_step=_detector_step, device=device, workers=workers)
 
@@ -365,6 +375,9 @@ def parser() -> argparse.ArgumentParser:
                         "from a narrower one, grown so that it starts computing what that one did")
     p.add_argument("--steep", action="store_true",
                    help="detector: rendered scenes seen steeply more often (40-55 degrees about twice as often)")
+    p.add_argument("--natural-scale", type=float, default=0.0, metavar="SHARE",
+                   help="detector: this share of real photos seen at the scale the first look reads them "
+                        "(long side 512, within 0.8-1.25x) instead of a die size drawn from 11-110 px")
     return p
 
 
@@ -387,6 +400,10 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--deep widens the detector: use it with 'detector'")
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
+    if args.natural_scale and args.what != "detector":
+        p.error("--natural-scale draws the detector's real photos: use it with 'detector'")
+    if not 0.0 <= args.natural_scale <= 1.0:
+        p.error("--natural-scale is a share of the real photos: from 0 to 1")
     if args.upright and args.what == "all":
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
@@ -403,7 +420,8 @@ def main(argv: list[str] | None = None) -> None:
                              runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
                              workers=args.workers, whole=args.whole_die,
                              whole_only=args.whole_die_only, whole_stride=args.whole_die_stride,
-                             whole_sides=args.whole_die_sides, deep=args.deep, **stream)
+                             whole_sides=args.whole_die_sides, deep=args.deep,
+                             natural=args.natural_scale, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
