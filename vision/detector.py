@@ -163,7 +163,7 @@ class DieDetector:
         A phone held high over a big table shows each die at a few dozen pixels of a
         12-megapixel photo, under 20 once shrunk for the detector, where it starts to
         miss them. Such photos get a second pass over the part of the photo around the
-        dice found (the whole photo if none), enlarged so the typical die is about
+        dice found (`zoom_margin` dice around them; the whole photo if none), enlarged so the typical die is about
         `zoom_target` detector pixels, the enlarged part at most `zoom_max_side` wide.
         """
         s = self.settings
@@ -172,7 +172,8 @@ class DieDetector:
             return None
         h, w = photo.photo.shape[:2]
         if len(boxes):
-            margin = 4 * typical / scale  # dice thrown together land within a few dice of each other
+            # Dice thrown together land within a few dice of each other.
+            margin = s.zoom_margin * typical / scale
             x0, y0 = np.maximum(boxes[:, :2].min(axis=0) - margin, 0).astype(int)
             x1, y1 = np.minimum(boxes[:, 2:].max(axis=0) + margin, [w, h]).astype(int)
             zoom = s.zoom_target / max(typical, 1.0)

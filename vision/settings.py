@@ -17,7 +17,8 @@ class ReaderSettings:
     `min_score`, is read too and kept only when the reader's top probability for it is at
     least `weak_sure` (`weak_score` None: no weak peaks). A photo whose dice come out under
     `zoom_below` detector pixels gets a closer look enlarged to about `zoom_target`
-    detector pixels a die, at most `zoom_max_side` pixels wide (0 turns it off); where the
+    detector pixels a die, at most `zoom_max_side` pixels wide (0 turns it off), over the
+    part of the photo within `zoom_margin` typical dice of those found (inf: all of it); where the
     first look found nothing at all, the whole photo is looked at twice as close (unless
     `zoom_when_empty` is off) and the dice of that look are kept only when read at
     `lone_sure` or more (a speck on a cloth, enlarged, looks like a small die).
@@ -64,6 +65,7 @@ class ReaderSettings:
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024
+    zoom_margin: float = 4.0
     zoom_when_empty: bool = True
     lone_sure: float = 0.9
     max_not_a_die: float = 0.2

@@ -85,3 +85,32 @@ def test_big_dice_get_the_half_size_pass_and_no_closer_look(reader, monkeypatch)
     assert typical_side(photo.dice.boxes) * INPUT_SIDE / max(photo.size) > 2 * reader.settings.zoom_below
     first, *rest = _passes(reader, load_image(photo.path), monkeypatch)
     assert len(rest) == 1 and rest[0][0] < first[0]  # the half-size pass
+
+
+@pytest.mark.parametrize(("margin", "whole"), [(4.0, False), (float("inf"), True)])
+def test_the_closer_look_covers_the_dice_and_zoom_margin_more(monkeypatch, margin, whole):
+    from dicecam.vision.reader import DiceReader
+
+    # The dice in one corner of a photo four times their throw's size: by default the
+    # closer look covers them and a few dice around; with an endless margin, all of it.
+    photo = READ_RIGHT[0]
+    small, _ = further_away(0.5)(load_image(photo.path), photo.dice.boxes)
+    h, w = small.shape[:2]
+    image = np.concatenate([np.concatenate([small, np.full_like(small, 128)], axis=1),
+                            np.full((h, 2 * w, 3), 128, np.uint8)], axis=0)
+    reader = DiceReader(zoom_margin=margin)
+    windows: list[tuple[int, int, int, int]] = []
+    closer = reader.detector._closer
+
+    def noted(photo, window, *args, **kwargs):
+        windows.append(window)
+        return closer(photo, window, *args, **kwargs)
+
+    monkeypatch.setattr(reader.detector, "_closer", noted)
+    reader.read(image)
+    assert len(windows) == 1
+    x0, y0, x1, y1 = windows[0]
+    if whole:
+        assert (x0, y0, x1, y1) == (0, 0, 2 * w, 2 * h)
+    else:
+        assert x1 <= 1.5 * w and y1 <= 1.5 * h  # near the dice, none of the empty three quarters' far side

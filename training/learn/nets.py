@@ -12,7 +12,6 @@ from torch import nn
 
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE, STRIDE  # noqa: F401  (the networks' contract)
 
-
 #: The weights whose rows are the stride-8 features' channels: `STRIDE8_CHANNELS` times `deep`.
 DEEP_PROBE = "down8.0.pw.0.weight"
 STRIDE8_CHANNELS = 64
