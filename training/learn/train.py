@@ -14,6 +14,7 @@ import argparse
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, TypedDict, TypeVar, Unpack
@@ -24,6 +25,7 @@ from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 from dicecam.training.data.augment import photometric
 from dicecam.training.data.detector_targets import detector_sample
+from dicecam.training.data.paste import die_patches, paste_dice
 from dicecam.training.data.photos import Sample
 from dicecam.training.data.reader_crops import reader_samples, to_tensor_layout
 from dicecam.training.data.sources import (
@@ -109,17 +111,19 @@ class DetectorStream(_Stream):
     scenes seen steeply more often (`training.render.scene.render_scene`). `natural`: the
     share of real photos seen at the scale the first look reads them (`INPUT_SIDE` long),
     the rest with a die size drawn from a wide range: small dice on a busy board are
-    found at their own size or not at all.
+    found at their own size or not at all. `paste`: the share of real photos given one to
+    three real dice cut from other train photos (`training.data.paste`).
     """
 
     SETS = DETECTOR_SETS
 
     def __init__(self, *, upright: bool = False, steep: bool = False, whole: bool = False, sides: bool = False,
-                 natural: float = 0.0, **stream: Unpack[StreamSetup]) -> None:
+                 natural: float = 0.0, paste: float = 0.0, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         self.upright = upright
         self.steep = steep
         self.natural = natural
+        self.paste = paste
         #: Targets for whole dice too, where a photo knows them (`DiceDetector(whole=True)`).
         self.whole = whole
         #: ... or each cell's distances to its whole die's edges (`DiceDetector(whole_sides=True)`).
@@ -128,6 +132,7 @@ class DetectorStream(_Stream):
     def __iter__(self):
         rng = _rng(self.seed)
         synth = synth_scene_source(upright=self.upright, steep=self.steep, clutter=self.clutter)
+        patches = die_patches(self.real) if self.paste else []
         while True:
             if synth is not None and rng.random() < self.synth_fraction:
                 s = synth(rng)
@@ -136,8 +141,13 @@ class DetectorStream(_Stream):
             else:
                 s = self.real_photo(rng)
                 turns = True
-                # Drawn only when asked for, so every seed draws as it did before the option.
+                # Drawn only when asked for, so every seed draws as it did before the options.
                 long_side = INPUT_SIDE if self.natural and rng.random() < self.natural else None
+                if patches and rng.random() < self.paste:
+                    assert s.boxes is not None
+                    image, boxes, wholes = paste_dice(s.image, s.boxes, s.die_boxes, patches, rng,
+                                                      count=int(rng.integers(1, 4)))
+                    s = replace(s, image=image, boxes=boxes, die_boxes=wholes)
             assert s.boxes is not None  # the detector's sets are photos with boxes, never crops
             yield detector_sample(s.image, s.boxes, rng, turns=turns, whole=self.whole, sides=self.sides,
                                   wholes=s.die_boxes, long_side=long_side)
@@ -294,7 +304,7 @@ def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                    runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
                    workers: int = 1, whole: bool = False, whole_only: bool = False, whole_stride: int = 4,
-                   whole_sides: bool = False, deep: int = 1, natural: float = 0.0,
+                   whole_sides: bool = False, deep: int = 1, natural: float = 0.0, paste: float = 0.0,
                    **stream: Unpack[StreamOptions]) -> DiceDetector:
     torch.manual_seed(seed)
     model = DiceDetector(deep=deep, whole=whole or whole_only, whole_stride=whole_stride, whole_sides=whole_sides)
@@ -302,7 +312,7 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
         model.freeze_top_faces()
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
                              whole=(whole or whole_only) and not whole_sides, sides=whole_sides,
-                             natural=natural, **stream)
+                             natural=natural, paste=paste, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "detector.pt",
                log_every=25, loss_step=_detector_step, device=device, workers=workers)
 
@@ -378,6 +388,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--natural-scale", type=float, default=0.0, metavar="SHARE",
                    help="detector: this share of real photos seen at the scale the first look reads them "
                         "(long side 512, within 0.8-1.25x) instead of a die size drawn from 11-110 px")
+    p.add_argument("--paste-dice", type=float, default=0.0, metavar="SHARE",
+                   help="detector: this share of real photos get one to three real dice cut from other "
+                        "train photos (roboflow's whole-die boxes) pasted where no die lies")
     return p
 
 
@@ -400,10 +413,11 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--deep widens the detector: use it with 'detector'")
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
-    if args.natural_scale and args.what != "detector":
-        p.error("--natural-scale draws the detector's real photos: use it with 'detector'")
-    if not 0.0 <= args.natural_scale <= 1.0:
-        p.error("--natural-scale is a share of the real photos: from 0 to 1")
+    for flag, share in (("--natural-scale", args.natural_scale), ("--paste-dice", args.paste_dice)):
+        if share and args.what != "detector":
+            p.error(f"{flag} draws the detector's real photos: use it with 'detector'")
+        if not 0.0 <= share <= 1.0:
+            p.error(f"{flag} is a share of the real photos: from 0 to 1")
     if args.upright and args.what == "all":
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
@@ -421,7 +435,7 @@ def main(argv: list[str] | None = None) -> None:
                              workers=args.workers, whole=args.whole_die,
                              whole_only=args.whole_die_only, whole_stride=args.whole_die_stride,
                              whole_sides=args.whole_die_sides, deep=args.deep,
-                             natural=args.natural_scale, **stream)
+                             natural=args.natural_scale, paste=args.paste_dice, **stream)
         export_detector(det, args.out / "detector.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
