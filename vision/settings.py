@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -96,3 +97,40 @@ class ReaderSettings:
         if unknown:
             raise ValueError(f"unknown reader setting(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
         return replace(self, **changes)
+
+
+class SettingError(ValueError):
+    """A reader setting named or written wrong (`--option NAME=VALUE`)."""
+
+
+#: How a switch's value may be written.
+_SWITCH = {"true": True, "on": True, "yes": True, "1": True, "false": False, "off": False, "no": False, "0": False}
+
+
+def parse_options(specs: Iterable[str]) -> dict[str, Any]:
+    """`NAME=VALUE` strings as `ReaderSettings` changes, each value read as its setting's
+    type: a number (`inf` too), `none` where the setting can be off, true/false for a switch.
+    `SettingError` names a setting that does not exist or a value it cannot take."""
+    kinds = {f.name: str(f.type) for f in fields(ReaderSettings)}
+    changes: dict[str, Any] = {}
+    for spec in specs:
+        name, sep, text = (part.strip() for part in spec.partition("="))
+        if not sep or not name or not text:
+            raise SettingError(f"a reader option is NAME=VALUE, e.g. zoom_margin=8, not {spec!r}")
+        if name not in kinds:
+            raise SettingError(f"unknown reader setting {name!r} (known: {', '.join(sorted(kinds))})")
+        kind, word = kinds[name], text.lower()
+        try:
+            if word == "none" and "None" in kind:
+                changes[name] = None
+            elif kind == "bool":
+                changes[name] = _SWITCH[word]
+            elif kind == "int":
+                changes[name] = int(text)
+            else:
+                changes[name] = float(text)
+        except (KeyError, ValueError):
+            takes = {"bool": "true or false", "int": "a whole number"}.get(kind, "a number")
+            off = " or none" if "None" in kind else ""
+            raise SettingError(f"reader setting {name} takes {takes}{off}, not {text!r}") from None
+    return changes

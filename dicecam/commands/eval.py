@@ -44,6 +44,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--corrections", metavar="FILE", type=Path,
                         help="score against labels corrected where the photo shows otherwise (JSON Lines, "
                              "e.g. benchmarks/label_faults.jsonl; see vision.corrections)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="read with this reader setting changed (repeatable; vision.settings.ReaderSettings), "
+                             "e.g. --option zoom_margin=inf")
     parser.set_defaults(run=run)
 
 
@@ -70,7 +73,14 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"dicecam: cannot create {args.misses}: {exc.strerror or exc}", file=sys.stderr)
             return 2
-    reader = load_reader(args.models)
+    from dicecam.vision.settings import SettingError, parse_options
+
+    try:
+        changes = parse_options(args.option)
+    except SettingError as exc:
+        print(f"dicecam: {exc}", file=sys.stderr)
+        return 2
+    reader = load_reader(args.models, **changes)
     if reader is None:
         return 1
 
