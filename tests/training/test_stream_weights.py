@@ -75,3 +75,27 @@ def test_a_crowded_photo_shows_every_die_in_time():
 @pytest.mark.parametrize("count", [0, 1, 4, 7])
 def test_a_photo_of_few_crops_gives_them_all(count):
     assert train.some_of(list(range(count)), np.random.default_rng(0)) == list(range(count))
+
+
+def test_focused_photos_are_drawn_that_much_more_often(fake_sets):
+    focus = frozenset(f"byler_d6/byler_d6/{i}" for i in range(5))  # half of byler's 10
+    stream = train.DetectorStream(synth_fraction=0.0, seed=0, focus=focus, focus_weight=7.0)
+    rng = np.random.default_rng(0)
+    names = Counter(stream.real_photo(rng).name for _ in range(6000))
+    focused = sum(n for name, n in names.items() if f"byler_d6/{name}" in focus)
+    assert 0.48 < focused / 6000 < 0.58  # 35 of 70 shares: 5 x 7, against 5 + 30 x 1
+
+
+def test_a_focus_file_lists_set_and_image(tmp_path):
+    from dicecam.training.data.unboxed import read_focus
+
+    path = tmp_path / "focus.txt"
+    path.write_text("# unboxed by the shipped pair\nroboflow_dice/images/train/a.jpg\n\n  byler_d6/b.jpg  # two\n")
+    assert read_focus(path) == {"roboflow_dice/images/train/a.jpg", "byler_d6/b.jpg"}
+
+
+@pytest.mark.parametrize("argv", [["detector", "--focus", "/nonexistent/focus.txt"],
+                                  ["detector", "--focus", "README.md", "--focus-weight", "-1"]])
+def test_a_focus_file_that_cannot_be_read_or_a_negative_weight_is_refused(argv):
+    with pytest.raises(SystemExit):
+        train.main(argv)

@@ -36,6 +36,7 @@ from dicecam.training.data.sources import (
     synth_crop_source,
     synth_scene_source,
 )
+from dicecam.training.data.unboxed import read_focus
 from dicecam.training.learn.losses import detector_loss
 from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
 from dicecam.training.learn.widen import widen_state
@@ -57,6 +58,8 @@ class StreamOptions(TypedDict, total=False):
     holdout: float
     weights: dict[str, float] | None
     clutter: float
+    focus: frozenset[str]
+    focus_weight: float
 
 
 class StreamSetup(StreamOptions):
@@ -81,13 +84,16 @@ class _Stream(IterableDataset):
     SETS: tuple[str, ...] = ()
 
     def __init__(self, *, synth_fraction: float, seed: int, holdout: float = 0.0,
-                 weights: dict[str, float] | None = None, clutter: float = 0.0) -> None:
+                 weights: dict[str, float] | None = None, clutter: float = 0.0,
+                 focus: frozenset[str] = frozenset(), focus_weight: float = 1.0) -> None:
         self.real: list[Sample] = []
         share: list[float] = []
         for name in self.SETS:
             photos = real_samples((name,), holdout=holdout)
             self.real.extend(photos)
-            share.extend([(weights or {}).get(name, 1.0)] * len(photos))
+            weight = (weights or {}).get(name, 1.0)
+            # Photos named in `focus` (`SET/IMAGE`, `training.data.unboxed`) drawn `focus_weight` times as often.
+            share.extend(weight * (focus_weight if f"{name}/{p.name}" in focus else 1.0) for p in photos)
         if min(share, default=0.0) < 0 or sum(share) <= 0:
             raise ValueError(f"set weights must be 0 or more, and leave some photos to draw: {weights}")
         # Photos are drawn in proportion to their set's weight (1: as often as any photo).
@@ -388,6 +394,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--natural-scale", type=float, default=0.0, metavar="SHARE",
                    help="detector: this share of real photos seen at the scale the first look reads them "
                         "(long side 512, within 0.8-1.25x) instead of a die size drawn from 11-110 px")
+    p.add_argument("--focus", type=Path, default=None, metavar="FILE",
+                   help="draw the train photos listed in FILE (SET/IMAGE lines, e.g. from "
+                        "training.data.unboxed) --focus-weight times as often")
+    p.add_argument("--focus-weight", type=float, default=4.0, metavar="W")
     p.add_argument("--paste-dice", type=float, default=0.0, metavar="SHARE",
                    help="detector: this share of real photos get one to three real dice cut from other "
                         "train photos (roboflow's whole-die boxes) pasted where no die lies")
@@ -422,6 +432,13 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
     stream: StreamOptions = {"holdout": args.holdout, "weights": weights, "clutter": args.clutter}
+    if args.focus is not None:
+        if args.focus_weight < 0:
+            p.error("--focus-weight is how many times as often: 0 or more")
+        try:
+            stream |= {"focus": read_focus(args.focus), "focus_weight": args.focus_weight}
+        except OSError as exc:
+            p.error(f"cannot read --focus {args.focus}: {exc.strerror or exc}")
     torch.set_num_threads(args.threads)
     # Set before the sampling processes fork, which take the renderer's module state with them.
     render_dice.PALE_PIPS = args.pale_pips

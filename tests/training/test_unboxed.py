@@ -1,0 +1,37 @@
+"""The train photos where a models folder leaves a labelled die unboxed (`training.data.unboxed`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dicecam.training.data.unboxed as unboxed
+from dicecam.training.data.photos import Sample
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.reader import DEFAULT_MODELS
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def test_a_photo_is_listed_when_a_labelled_die_has_no_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = next(p for p in read_dataset(SAMPLES) if p.image.startswith("matteop65_wood/"))
+    image = load_image(photo.path)
+    boxes = photo.dice.boxes.astype(np.float32)
+    # The same photo labelled with one more "die" where the table is bare (its top-left corner).
+    ghost = np.concatenate([boxes, np.array([[2, 2, 30, 30]], np.float32)])
+    assert not any((b[0] < 30 and b[1] < 30) for b in boxes)
+    fake = {"plain": [Sample(image, boxes, photo.dice.values, "read.jpg")],
+            "ghost": [Sample(image, ghost, np.r_[photo.dice.values, 1], "ghost.jpg")]}
+    monkeypatch.setattr(unboxed, "load_split", lambda name, split: fake[name])
+    assert unboxed.unboxed_photos(DEFAULT_MODELS, ("plain", "ghost")) == ["ghost/ghost.jpg"]
+
+
+def test_the_command_writes_a_focus_file_the_trainer_reads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
+    monkeypatch.setattr(unboxed, "unboxed_photos", lambda models, sets: [f"{s}/x.jpg" for s in sets])
+    out = tmp_path / "runs" / "focus.txt"
+    unboxed.main([str(DEFAULT_MODELS), "--out", str(out), "--sets", "roboflow_dice,byler_d6"])
+    assert unboxed.read_focus(out) == {"roboflow_dice/x.jpg", "byler_d6/x.jpg"}
+    assert capsys.readouterr().out.startswith("2 train photos")
