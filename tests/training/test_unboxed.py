@@ -29,7 +29,8 @@ def test_a_photo_is_listed_when_a_labelled_die_has_no_box(monkeypatch: pytest.Mo
     assert unboxed.unboxed_photos(DEFAULT_MODELS, ("plain", "ghost")) == ["ghost/ghost.jpg"]
 
 
-def test_the_command_writes_a_focus_file_the_trainer_reads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
+def test_the_command_writes_a_focus_file_the_trainer_reads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(unboxed, "unboxed_photos", lambda models, sets: [f"{s}/x.jpg" for s in sets])
     out = tmp_path / "runs" / "focus.txt"
     unboxed.main([str(DEFAULT_MODELS), "--out", str(out), "--sets", "roboflow_dice,byler_d6"])
