@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from dicecam.training.data.photos import Sample
+from dicecam.vision.boxes import intersections
 
 #: A pasted die's whole box is the photo's median whole die times up to this factor either way.
 SIZE_JITTER = 1.25
@@ -56,14 +57,6 @@ def _feather(h: int, w: int) -> np.ndarray:
     return np.clip(np.minimum(ramp_y[:, None], ramp_x[None, :]), 0, 1)[..., None].astype(np.float32)
 
 
-def _overlaps(box: np.ndarray, boxes: np.ndarray) -> bool:
-    if not len(boxes):
-        return False
-    ix = np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0])
-    iy = np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1])
-    return bool(((ix > 0) & (iy > 0)).any())
-
-
 def paste_dice(image: np.ndarray, boxes: np.ndarray, wholes: np.ndarray | None, patches: list[DiePatch],
                rng: np.random.Generator, *, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """`image` with up to `count` dice of `patches` pasted where no die lies, and its top-face
@@ -90,7 +83,7 @@ def paste_dice(image: np.ndarray, boxes: np.ndarray, wholes: np.ndarray | None, 
         for _ in range(PLACE_TRIES):
             x0, y0 = int(rng.integers(0, w - sw + 1)), int(rng.integers(0, h - sh + 1))
             box = np.array([x0, y0, x0 + sw, y0 + sh], np.float32)
-            if not _overlaps(box, np.concatenate(taken)):
+            if not (intersections(box[None], np.concatenate(taken)) > 0).any():
                 break
         else:
             continue
