@@ -19,5 +19,7 @@ CROPS = Path("data") / "synth_crops.npz"
 UPRIGHT_CROPS = Path("data") / "synth_crops_upright.npz"
 #: Boxes the shipped networks take for dice where there is none (`mine`): the reader's hard negatives.
 HARD_NEGATIVES = Path("data") / "hard_negatives.npz"
+#: Windows on rendered game-table decoys (numeral dice, dominoes, tokens...), by kind (`decoy_cache`).
+DECOYS = Path("data") / "decoys.npz"
 #: The detector's top faces inside whole-die labels (`top_faces`), what it learns to find on those photos.
 TOP_FACES = Path("data") / "top_faces.json"

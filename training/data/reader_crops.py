@@ -119,10 +119,12 @@ def side_face_crop(img: np.ndarray, box: np.ndarray, boxes: np.ndarray,
 
 
 def decoy_crop(img: np.ndarray, decoy: np.ndarray, boxes: np.ndarray | None,
-               rng: np.random.Generator) -> np.ndarray | None:
+               rng: np.random.Generator, *, out: int = READER_SIZE, turn: bool = True) -> np.ndarray | None:
     """A window on a decoy as the detector would frame it: its own size, or the dice's, around it.
 
     None where a die's centre lies in the window (a die lying on a token is a die).
+    `out`: the crop's side in pixels; `turn=False` keeps the photo's way up (a cache
+    turns its crops when they are drawn).
     """
     x0, y0, x1, y1 = decoy
     own = max(x1 - x0, y1 - y0)
@@ -134,7 +136,7 @@ def decoy_crop(img: np.ndarray, decoy: np.ndarray, boxes: np.ndarray | None,
     cy = (y0 + y1) / 2 + rng.normal(0, 0.1) * own
     if side < 4 or (dice_boxes is not None and not _clear_of_dice(box_centres(dice_boxes), cx, cy, side)):
         return None
-    return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
+    return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)) if turn else 0.0, out)
 
 
 def to_tensor_layout(crop: np.ndarray) -> np.ndarray:

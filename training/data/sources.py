@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -88,11 +89,19 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
     return draw
 
 
+def _stored_window(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A reader crop (READER_SIZE) of a stored window: a little off-centre, sized 0.9-1.1, turned any way."""
+    from dicecam.training.data.reader_crops import crop_square
+    from dicecam.training.shapes import READER_SIZE
+
+    c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
+    return crop_square(img, float(c[0]), float(c[1]), img.shape[0] * rng.uniform(0.9, 1.1),
+                       float(rng.uniform(0, 360)), READER_SIZE)
+
+
 def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None:
     """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined."""
     from dicecam.training.data import caches
-    from dicecam.training.data.reader_crops import crop_square
-    from dicecam.training.shapes import READER_SIZE
 
     if not caches.HARD_NEGATIVES.is_file():
         return None
@@ -101,9 +110,28 @@ def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None
         return None
 
     def draw(rng: np.random.Generator) -> np.ndarray:
-        img = images[int(rng.integers(len(images)))]
-        c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
-        return crop_square(img, float(c[0]), float(c[1]), img.shape[0] * rng.uniform(0.9, 1.1),
-                           float(rng.uniform(0, 360)), READER_SIZE)
+        return _stored_window(images[int(rng.integers(len(images)))], rng)
+
+    return draw
+
+
+def decoy_source(path: Path | None = None) -> Callable[[np.random.Generator], np.ndarray] | None:
+    """A function giving one rendered decoy crop (READER_SIZE), kind by kind: each kind in
+    the cache (`decoy_cache`) as likely as any other, then one window of it. None where
+    no cache was rendered."""
+    from dicecam.training.data import caches
+
+    path = path or caches.DECOYS
+    if not path.is_file():
+        return None
+    with np.load(path) as saved:
+        images, kinds = saved["images"], saved["kinds"]
+    if not len(images):
+        return None
+    by_kind = [np.flatnonzero(kinds == k) for k in np.unique(kinds)]
+
+    def draw(rng: np.random.Generator) -> np.ndarray:
+        of_kind = by_kind[int(rng.integers(len(by_kind)))]
+        return _stored_window(images[of_kind[int(rng.integers(len(of_kind)))]], rng)
 
     return draw

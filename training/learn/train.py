@@ -23,6 +23,7 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
+from dicecam.training.data import caches
 from dicecam.training.data.augment import photometric
 from dicecam.training.data.detector_targets import detector_sample
 from dicecam.training.data.paste import die_patches, paste_dice
@@ -31,6 +32,7 @@ from dicecam.training.data.reader_crops import reader_samples, to_tensor_layout
 from dicecam.training.data.sources import (
     DETECTOR_SETS,
     READER_SETS,
+    decoy_source,
     hard_negative_source,
     real_samples,
     synth_crop_source,
@@ -169,14 +171,23 @@ class ReaderStream(_Stream):
     changes on every crop (`training.data.augment.photometric`). `fresh_crops`: rendered crops
     drawn new every time, never from the crop cache. `decoys_by_kind`: each scene's decoy
     shown drawn kind by kind (`pick_decoy`), not one of them at random (the shipped reader
-    learned them at random; R85 in models/HISTORY.md tried this).
+    learned them at random; R85 in models/HISTORY.md tried this). `decoy_share`: that share
+    of crops drawn from the rendered decoy cache (`training.data.decoy_cache`), kind by kind.
     """
 
     SETS = READER_SETS
 
     def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
-                 hard_share: float = 0.08, decoys_by_kind: bool = False, **stream: Unpack[StreamSetup]) -> None:
+                 hard_share: float = 0.08, decoys_by_kind: bool = False, decoy_share: float = 0.0,
+                 **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
+        if not 0.0 <= decoy_share < 1.0:
+            raise ValueError(f"the decoy share must be at least 0 and under 1, got {decoy_share}")
+        if decoy_share > 0 and not caches.DECOYS.is_file():
+            raise FileNotFoundError(f"no rendered decoys at {caches.DECOYS}: "
+                                    "run python -m dicecam.training.data.decoy_cache first")
+        #: Share of crops drawn from the rendered decoys (`training.data.decoy_cache`).
+        self.decoy_share = decoy_share
         #: Share of crops drawn from the mined hard negatives (`training.data.mine`).
         self.hard_share = hard_share
         self.upright = upright
@@ -190,10 +201,15 @@ class ReaderStream(_Stream):
         crop = synth_crop_source(upright=self.upright, fresh=self.fresh_crops)
         scene = synth_scene_source(upright=self.upright, clutter=self.clutter)
         hard = hard_negative_source()
+        # Off, it draws no number: every seed trains as it did before the option.
+        decoy = decoy_source() if self.decoy_share > 0 else None
         while True:
             r = rng.random()
             if hard is not None and rng.random() < self.hard_share:
                 yield to_tensor_layout(look(hard(rng), rng)), NOT_A_DIE
+                continue
+            if decoy is not None and rng.random() < self.decoy_share:
+                yield to_tensor_layout(look(decoy(rng), rng)), NOT_A_DIE
                 continue
             if crop is not None and r < self.synth_fraction:
                 img, label = crop(rng)
@@ -326,11 +342,13 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
-                 decoys_by_kind: bool = False, **stream: Unpack[StreamOptions]) -> FaceReader:
+                 decoys_by_kind: bool = False, decoy_share: float = 0.0,
+                 **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
-                           fresh_crops=fresh_crops, hard_share=hard_share, decoys_by_kind=decoys_by_kind, **stream)
+                           fresh_crops=fresh_crops, hard_share=hard_share, decoys_by_kind=decoys_by_kind,
+                           decoy_share=decoy_share, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
                log_every=100, loss_step=_reader_step, device=device, workers=workers)
 
@@ -368,6 +386,9 @@ def parser() -> argparse.ArgumentParser:
                    help="reader: wider colour, blur and JPEG changes (any hue, grey, JPEG down to 20)")
     p.add_argument("--decoys-by-kind", action="store_true",
                    help="reader: show each rendered scene's decoys kind by kind (numeral dice as often as eyes)")
+    p.add_argument("--decoy-share", type=float, default=0.0, metavar="SHARE",
+                   help="reader: this share of crops drawn from rendered game-table decoys (numeral dice, "
+                        "dominoes, tokens...), kind by kind (python -m dicecam.training.data.decoy_cache; default 0)")
     p.add_argument("--fresh-crops", action="store_true",
                    help="reader: render every synthetic crop anew instead of drawing from the crop cache")
     p.add_argument("--clutter", type=float, default=0.0,
@@ -459,7 +480,8 @@ def main(argv: list[str] | None = None) -> None:
                           seed=args.seed, resume=args.init or (args.runs / "reader.pt" if args.resume else None),
                           runs=args.runs, contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh,
                           fresh_crops=args.fresh_crops, hard_share=args.hard_share, device=args.device,
-                          workers=args.workers, decoys_by_kind=args.decoys_by_kind, **stream)
+                          workers=args.workers, decoys_by_kind=args.decoys_by_kind,
+                          decoy_share=args.decoy_share, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright)
 
 

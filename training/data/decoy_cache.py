@@ -1,0 +1,78 @@
+"""Rendered game-table decoys, cut as the reader sees a box: what it must learn is no die.
+
+    python -m dicecam.training.data.decoy_cache --scenes 3000        # writes data/decoys.npz
+    python -m dicecam.training.learn.train reader --decoy-share 0.15 ...
+
+Reader training met a rendered scene's decoys as one crop of a scene drawn a tenth of the
+time, so a numeral die, a domino or a token was about one crop in five hundred: the
+shipped reader reads every sure numeral d6 of the rendered clutter benchmark as a 1 (any
+single mark in a face's middle is a 1's pip to it). This renders cluttered scenes once and
+keeps windows on their decoys with each one's kind (at most `PER_KIND` of a kind a scene,
+so a cloth's hundreds of printed eyes do not crowd out the one numeral die), for training
+to draw kind by kind at whatever share it asks (`sources.decoy_source`).
+
+The windows are framed as `reader_crops.decoy_crop` frames them (the decoy's own size or
+the scene's dice size, grown as the reader grows a box), at `SIZE` pixels and the photo's
+way up, as mined hard negatives are stored; each draw turns and jitters them anew.
+Seeded apart from every other rendered source (`SEED`), and never the rendered clutter
+benchmark's seed (`benchmarks/rendered_scenes.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from dicecam.training.data import caches
+from dicecam.training.data.reader_crops import decoy_crop
+from dicecam.training.render.scene import render_scene
+
+#: Stored side of each window (the reader's crops are cut from it with room to turn).
+SIZE = 64
+#: Decoys kept of one kind in one scene.
+PER_KIND = 2
+#: The cache's own seed: no other training stage renders with it.
+SEED = 35
+
+
+def build(scenes: int, *, seed: int = SEED, upright: bool = True, path: Path | None = None) -> Path:
+    """Render `scenes` cluttered scenes and store windows on their decoys, with kinds, to `path`."""
+    rng = np.random.default_rng(seed)
+    images: list[np.ndarray] = []
+    kinds: list[str] = []
+    for i in range(scenes):
+        scene = render_scene(rng, upright=upright, clutter=1.0)
+        dice = np.array([d.top_box for d in scene.dice], np.float32).reshape(-1, 4)
+        boxes = np.array(scene.decoys, np.float32).reshape(-1, 4)
+        for kind in sorted(set(scene.decoy_kinds)):
+            of_kind = [j for j, k in enumerate(scene.decoy_kinds) if k == kind]
+            for j in rng.permutation(of_kind)[:PER_KIND]:
+                crop = decoy_crop(scene.image, boxes[j], dice, rng, out=SIZE, turn=False)
+                if crop is not None:
+                    images.append(crop)
+                    kinds.append(kind)
+        if i % 500 == 499:
+            print(f"{i + 1}/{scenes} scenes, {len(images)} decoys", flush=True)
+    path = path or caches.DECOYS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, images=np.array(images, np.uint8).reshape(-1, SIZE, SIZE, 3), kinds=np.array(kinds, str))
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--scenes", type=int, default=3000, help="cluttered scenes to render")
+    p.add_argument("--seed", type=int, default=SEED)
+    p.add_argument("--any-way", action="store_true",
+                   help="scenes turned any way, not as an upright phone takes them")
+    args = p.parse_args(argv)
+    path = build(args.scenes, seed=args.seed, upright=not args.any_way)
+    with np.load(path) as saved:
+        kinds, counts = np.unique(saved["kinds"], return_counts=True)
+    print(f"{counts.sum()} decoys -> {path}: " + ", ".join(f"{k} {c}" for k, c in zip(kinds, counts)))
+
+
+if __name__ == "__main__":
+    main()
