@@ -57,6 +57,27 @@ def test_each_kind_is_drawn_as_often_however_many_windows_it_has(tmp_path: Path)
     assert 0.45 < numeral < 0.55  # 2 windows of 100, half the draws
 
 
+def test_a_mined_cache_keeps_only_what_the_reader_takes_for_dice(rendered: Path, tmp_path: Path) -> None:
+    models = Path(__file__).resolve().parents[2] / "models"
+    mined = decoy_cache.build(12, seed=3, path=tmp_path / "mined.npz", models=models)
+    with np.load(rendered) as everything, np.load(mined) as kept:
+        assert bool(kept["mined"]) and not bool(everything["mined"])
+        assert 0 < len(kept["images"]) < len(everything["images"])
+        assert decoy_cache.taken_for_dice(kept["images"], models).all()
+        dropped = ~decoy_cache.taken_for_dice(everything["images"], models)
+        assert dropped.sum() == len(everything["images"]) - len(kept["images"])
+
+
+def test_a_mined_cache_is_drawn_window_by_window(tmp_path: Path) -> None:
+    path = _two_kinds(tmp_path / "decoys.npz")
+    with np.load(path) as saved:
+        np.savez(path, images=saved["images"], kinds=saved["kinds"], mined=np.array(True))
+    draw = decoy_source(path)
+    assert draw is not None
+    rng = np.random.default_rng(0)
+    assert np.mean([draw(rng).mean() > 128 for _ in range(2000)]) < 0.05  # 2 windows of 100
+
+
 def test_no_cache_gives_no_source(tmp_path: Path) -> None:
     assert decoy_source(tmp_path / "missing.npz") is None
 

@@ -16,6 +16,11 @@ the scene's dice size, grown as the reader grows a box), at `SIZE` pixels and th
 way up, as mined hard negatives are stored; each draw turns and jitters them anew.
 Seeded apart from every other rendered source (`SEED`), and never the rendered clutter
 benchmark's seed (`benchmarks/rendered_scenes.py`).
+
+`--models DIR` keeps only the windows that folder's reader takes for a die (its "not a die"
+under one half), as mining keeps a detector's mistakes: the decoys it still fails on, in
+the proportion it fails on them. Such a cache is drawn window by window, not kind by kind
+(a kind the reader refuses all but once must not be shown that one window a thousand times).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from dicecam.training.data import caches
@@ -37,8 +43,10 @@ PER_KIND = 2
 SEED = 35
 
 
-def build(scenes: int, *, seed: int = SEED, upright: bool = True, path: Path | None = None) -> Path:
-    """Render `scenes` cluttered scenes and store windows on their decoys, with kinds, to `path`."""
+def build(scenes: int, *, seed: int = SEED, upright: bool = True, path: Path | None = None,
+          models: Path | None = None) -> Path:
+    """Render `scenes` cluttered scenes and store windows on their decoys, with kinds, to `path`;
+    with `models`, only those its reader takes for a die (`mined` in the file)."""
     rng = np.random.default_rng(seed)
     images: list[np.ndarray] = []
     kinds: list[str] = []
@@ -55,10 +63,30 @@ def build(scenes: int, *, seed: int = SEED, upright: bool = True, path: Path | N
                     kinds.append(kind)
         if i % 500 == 499:
             print(f"{i + 1}/{scenes} scenes, {len(images)} decoys", flush=True)
+    windows = np.array(images, np.uint8).reshape(-1, SIZE, SIZE, 3)
+    named = np.array(kinds, str)
+    if models is not None:
+        keep = taken_for_dice(windows, models)
+        windows, named = windows[keep], named[keep]
     path = path or caches.DECOYS
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, images=np.array(images, np.uint8).reshape(-1, SIZE, SIZE, 3), kinds=np.array(kinds, str))
+    np.savez(path, images=windows, kinds=named, mined=np.array(models is not None))
     return path
+
+
+def taken_for_dice(windows: np.ndarray, models: Path) -> np.ndarray:
+    """Which stored windows (N, SIZE, SIZE, 3) the reader in `models` reads as a die, as it reads a box."""
+    from dicecam.vision.reader import DiceReader
+
+    face = DiceReader(models).face
+    size = face.crop_size
+    dies = []
+    for start in range(0, len(windows), 256):
+        crops = np.stack([cv2.resize(w, (size, size), interpolation=cv2.INTER_AREA)
+                          for w in windows[start:start + 256]]).reshape(-1, size, size, 3)
+        probs = face.classify(crops.transpose(0, 3, 1, 2).astype(np.float32) / 255)
+        dies.append(probs[:, face.not_a_die] < 0.5)
+    return np.concatenate(dies) if dies else np.zeros(0, bool)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -67,8 +95,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--any-way", action="store_true",
                    help="scenes turned any way, not as an upright phone takes them")
+    p.add_argument("--models", type=Path, default=None, metavar="DIR",
+                   help="keep only the windows this folder's reader takes for a die (mined)")
     args = p.parse_args(argv)
-    path = build(args.scenes, seed=args.seed, upright=not args.any_way)
+    path = build(args.scenes, seed=args.seed, upright=not args.any_way, models=args.models)
     with np.load(path) as saved:
         kinds, counts = np.unique(saved["kinds"], return_counts=True)
     print(f"{counts.sum()} decoys -> {path}: " + ", ".join(f"{k} {c}" for k, c in zip(kinds, counts)))

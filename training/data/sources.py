@@ -117,8 +117,8 @@ def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None
 
 def decoy_source(path: Path | None = None) -> Callable[[np.random.Generator], np.ndarray] | None:
     """A function giving one rendered decoy crop (READER_SIZE), kind by kind: each kind in
-    the cache (`decoy_cache`) as likely as any other, then one window of it. None where
-    no cache was rendered."""
+    the cache (`decoy_cache`) as likely as any other, then one window of it; a mined cache
+    (`decoy_cache --models`) window by window. None where no cache was rendered."""
     from dicecam.training.data import caches
 
     path = path or caches.DECOYS
@@ -126,9 +126,10 @@ def decoy_source(path: Path | None = None) -> Callable[[np.random.Generator], np
         return None
     with np.load(path) as saved:
         images, kinds = saved["images"], saved["kinds"]
+        mined = bool(saved["mined"]) if "mined" in saved else False
     if not len(images):
         return None
-    by_kind = [np.flatnonzero(kinds == k) for k in np.unique(kinds)]
+    by_kind = [np.arange(len(images))] if mined else [np.flatnonzero(kinds == k) for k in np.unique(kinds)]
 
     def draw(rng: np.random.Generator) -> np.ndarray:
         of_kind = by_kind[int(rng.integers(len(by_kind)))]
