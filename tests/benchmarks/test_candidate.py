@@ -1,0 +1,74 @@
+"""One report on a candidate models folder against the shipped one (benchmarks/candidate.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import candidate  # benchmarks/ is on pytest's pythonpath
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / "models"
+SAMPLES = ROOT / "sample_images"
+FILES = ("detector.onnx", "reader.onnx", "whole_die.onnx", "confidence.json")
+
+
+def _copy(tmp_path: Path, *, without: str | None = None) -> Path:
+    folder = tmp_path / "candidate"
+    folder.mkdir()
+    for name in FILES:
+        if name != without:
+            shutil.copy(MODELS / name, folder / name)
+    return folder
+
+
+@pytest.mark.parametrize(("without", "says"), [
+    ("reader.onnx", "has no reader.onnx"),
+    ("detector.onnx", "has no detector.onnx"),
+    ("whole_die.onnx", "read without the check"),
+    ("confidence.json", "python -m dicecam.training.calibrate"),
+])
+def test_an_incomplete_folder_is_refused_before_anything_is_read(tmp_path, capsys, without, says) -> None:
+    folder = _copy(tmp_path, without=without)
+    assert candidate.main([str(folder), "--datasets", str(SAMPLES), "--split", "all", "--scenes", "0",
+                           "--no-acceptance"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("candidate: ") and says in err
+
+
+def test_a_missing_folder_is_refused(tmp_path) -> None:
+    with pytest.raises(candidate.CandidateError, match="is not a folder"):
+        candidate.check_folder(tmp_path / "nowhere", MODELS)
+
+
+@pytest.fixture(scope="module")
+def itself(tmp_path_factory) -> dict:
+    """The shipped folder, copied, against itself on the sample photos and two rendered scenes."""
+    folder = _copy(tmp_path_factory.mktemp("same"))
+    return candidate.report(folder, MODELS, [SAMPLES], split="all", scenes=2, tests=False)
+
+
+def test_the_shipped_folder_against_itself_wins_and_loses_nothing(itself) -> None:
+    row = itself["sets"]["sample_images"]
+    assert row["dice"] == {"won": 0, "won_sure": 0, "lost": 0, "lost_sure": 0}
+    assert row["candidate"] == row["against"]
+    assert 0.9 < row["candidate"]["plain"]["read_f1"] <= 1.0
+    assert itself["rendered"]["candidate"] == itself["rendered"]["against"]
+    assert "acceptance" not in itself
+
+
+def test_the_candidate_is_read_with_its_own_confidence_fit(tmp_path, capsys) -> None:
+    folder = _copy(tmp_path)
+    fit = json.loads((folder / "confidence.json").read_text())
+    (folder / "confidence.json").write_text(json.dumps({**fit, "bias": -30.0}))  # no die is ever sure
+    assert candidate.main([str(folder), "--datasets", str(SAMPLES), "--split", "all", "--scenes", "0",
+                           "--no-acceptance", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["sets"]["sample_images"]
+    # Every die of a whole photo unsure (the single-die crops are read without the fit).
+    assert row["candidate"]["plain"]["unsure_share"] > 0.9
+    assert row["against"]["plain"]["unsure_share"] < 0.2
+    # The same boxes and values either way: only how sure differs.
+    assert row["candidate"]["plain"]["read_f1"] == row["against"]["plain"]["read_f1"]
+    assert row["dice"]["won"] == row["dice"]["lost"] == 0
