@@ -83,7 +83,7 @@ def taken_for_dice(windows: np.ndarray, models: Path) -> np.ndarray:
     dies = []
     for start in range(0, len(windows), 256):
         crops = np.stack([cv2.resize(w, (size, size), interpolation=cv2.INTER_AREA)
-                          for w in windows[start:start + 256]]).reshape(-1, size, size, 3)
+                          for w in windows[start:start + 256]])
         probs = face.classify(crops.transpose(0, 3, 1, 2).astype(np.float32) / 255)
         dies.append(probs[:, face.not_a_die] < 0.5)
     return np.concatenate(dies) if dies else np.zeros(0, bool)
