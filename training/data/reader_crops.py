@@ -31,8 +31,9 @@ def crop_square(img: np.ndarray, cx: float, cy: float, side: float, angle: float
 UPRIGHT_TURN = 10.0
 
 
-def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, *, turn: bool = True) -> np.ndarray:
-    """A die crop with the detector's typical errors: off-centre, too big or small, rotated.
+def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, *, turn: bool = True,
+                  out: int = READER_SIZE) -> np.ndarray:
+    """A die crop (`out` pixels square) with the detector's typical errors: off-centre, too big or small, rotated.
 
     `turn`: any rotation; otherwise (an upright phone's tilted view, whose top face must
     stay above its side faces) at most `UPRIGHT_TURN` degrees either way.
@@ -43,12 +44,12 @@ def positive_crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, *,
     cx = (x0 + x1) / 2 + rng.normal(0, 0.06) * w
     cy = (y0 + y1) / 2 + rng.normal(0, 0.06) * h
     angle = rng.uniform(0, 360) if turn else rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN)
-    crop = crop_square(img, cx, cy, side, float(angle))
+    crop = crop_square(img, cx, cy, side, float(angle), out)
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
     if rng.random() < 0.25:  # a far-away die: lose resolution, then come back up
         small = int(rng.integers(14, 30))
-        crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (READER_SIZE, READER_SIZE))
+        crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA), (out, out))
     return np.ascontiguousarray(crop)
 
 
@@ -57,7 +58,8 @@ def _clear_of_dice(centres: np.ndarray, x: float, y: float, side: float) -> bool
     return not len(centres) or bool(np.min(np.hypot(*(centres - [x, y]).T)) > 0.55 * side)
 
 
-def negative_crop(img: np.ndarray, boxes: np.ndarray | None, rng: np.random.Generator) -> np.ndarray | None:
+def negative_crop(img: np.ndarray, boxes: np.ndarray | None, rng: np.random.Generator, *,
+                  out: int = READER_SIZE) -> np.ndarray | None:
     """A window that is not centred on any die: table, a die's edge, a gap between dice."""
     h, w = img.shape[:2]
     if boxes is not None and len(boxes):
@@ -75,12 +77,12 @@ def negative_crop(img: np.ndarray, boxes: np.ndarray | None, rng: np.random.Gene
         else:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         if _clear_of_dice(centres, cx, cy, side):
-            return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)))
+            return crop_square(img, cx, cy, side, float(rng.uniform(0, 360)), out)
     return None
 
 
 def part_of_die_crop(img: np.ndarray, box: np.ndarray, die_box: np.ndarray | None,
-                     rng: np.random.Generator) -> np.ndarray | None:
+                     rng: np.random.Generator, *, out: int = READER_SIZE) -> np.ndarray | None:
     """A window on part of a die that is not its whole top face: a close-up of its pips, or a side face.
 
     A close-up of one pip looks like a "1", a side face like any value: the reader must
@@ -95,13 +97,13 @@ def part_of_die_crop(img: np.ndarray, box: np.ndarray, die_box: np.ndarray | Non
         if np.hypot(*shift) < 0.3 * size:  # seen from above: no side face to show
             return None
         c = top_c + shift * rng.uniform(1.6, 2.2)
-        return crop_square(img, float(c[0]), float(c[1]), size * rng.uniform(0.9, 1.3), float(rng.uniform(0, 360)))
+        return crop_square(img, float(c[0]), float(c[1]), size * rng.uniform(0.9, 1.3), float(rng.uniform(0, 360)), out)
     c = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.uniform(-0.25, 0.25, size=2) * size
-    return crop_square(img, float(c[0]), float(c[1]), size * rng.uniform(0.25, 0.5), float(rng.uniform(0, 360)))
+    return crop_square(img, float(c[0]), float(c[1]), size * rng.uniform(0.25, 0.5), float(rng.uniform(0, 360)), out)
 
 
 def side_face_crop(img: np.ndarray, box: np.ndarray, boxes: np.ndarray,
-                   rng: np.random.Generator) -> np.ndarray | None:
+                   rng: np.random.Generator, *, out: int = READER_SIZE) -> np.ndarray | None:
     """A window on the side face just below a die's top face, or None where another die lies.
 
     A camera low in front of the dice (matteop65_wood's webcam) sees each die's front face
@@ -115,7 +117,7 @@ def side_face_crop(img: np.ndarray, box: np.ndarray, boxes: np.ndarray,
     cy = (y0 + y1) / 2 + rng.uniform(0.5, 1.1) * side
     if not _clear_of_dice(box_centres(boxes), cx, cy, side):  # a die of its own stands there
         return None
-    return crop_square(img, cx, cy, side * CROP_SCALE * rng.uniform(0.75, 1.1), float(rng.uniform(0, 360)))
+    return crop_square(img, cx, cy, side * CROP_SCALE * rng.uniform(0.75, 1.1), float(rng.uniform(0, 360)), out)
 
 
 def decoy_crop(img: np.ndarray, decoy: np.ndarray, boxes: np.ndarray | None,
@@ -162,12 +164,13 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
                    exact_boxes: bool = True, readable: np.ndarray | None = None,
                    side_below: bool = False, turn: bool = True,
                    harsh: bool = False, decoys: np.ndarray | None = None,
-                   decoy_kinds: Sequence[str] | None = None) -> list[tuple[np.ndarray, int]]:
+                   decoy_kinds: Sequence[str] | None = None, size: int = READER_SIZE) -> list[tuple[np.ndarray, int]]:
     """Augmented (crop, class) pairs from one labelled photo; class NOT_A_DIE for negatives.
 
     With `side_below` (a photo from a low camera) half the draws add a side face as a negative.
     `turn=False` keeps the dice's crops the photo's way up (`positive_crop`); negatives turn any way.
-    `harsh`: wider photometric changes (`training.data.augment.photometric`). `decoys`: boxes of
+    `harsh`: wider photometric changes (`training.data.augment.photometric`). `size`: the
+    crops' side in pixels (the reader's input). `decoys`: boxes of
     things that look a little like dice (tokens, numeral dice, printed eyes): one of them
     is shown as a negative, framed as a die there would be, drawn by `pick_decoy`.
     """
@@ -176,29 +179,29 @@ def reader_samples(img: np.ndarray, boxes: np.ndarray | None, values: np.ndarray
     if boxes is None:  # a single-die crop: the whole image is the die, grown like a detector box
         h, w = img.shape[:2]
         inner = np.array([w * 0.13, h * 0.13, w * 0.87, h * 0.87], np.float32)
-        out.append((look(positive_crop(img, inner, rng), rng), int(values[0]) - 1))
+        out.append((look(positive_crop(img, inner, rng, out=size), rng), int(values[0]) - 1))
         return out
     for i, (box, value) in enumerate(zip(boxes, values)):
         # A die nobody could read is no lesson in reading: the reader should stay unsure of it.
         if readable is not None and not readable[i]:
             continue
-        out.append((look(positive_crop(img, box, rng, turn=turn), rng), int(value) - 1))
+        out.append((look(positive_crop(img, box, rng, turn=turn, out=size), rng), int(value) - 1))
     for _ in range(negatives):
-        neg = negative_crop(img, boxes, rng)
+        neg = negative_crop(img, boxes, rng, out=size)
         if neg is not None:
             out.append((look(neg, rng), NOT_A_DIE))
     # Close-ups need boxes that really frame the top face (not matteop65's estimates).
     if exact_boxes and len(boxes) and rng.random() < 0.5:
         i = int(rng.integers(len(boxes)))
-        part = part_of_die_crop(img, boxes[i], None if die_boxes is None else die_boxes[i], rng)
+        part = part_of_die_crop(img, boxes[i], None if die_boxes is None else die_boxes[i], rng, out=size)
         if part is not None:
             out.append((look(part, rng), NOT_A_DIE))
     if decoys is not None and len(decoys):
-        fake = decoy_crop(img, decoys[pick_decoy(decoy_kinds, len(decoys), rng)], boxes, rng)
+        fake = decoy_crop(img, decoys[pick_decoy(decoy_kinds, len(decoys), rng)], boxes, rng, out=size)
         if fake is not None:
             out.append((look(fake, rng), NOT_A_DIE))
     if side_below and len(boxes) and rng.random() < 0.5:
-        front = side_face_crop(img, boxes[int(rng.integers(len(boxes)))], boxes, rng)
+        front = side_face_crop(img, boxes[int(rng.integers(len(boxes)))], boxes, rng, out=size)
         if front is not None:
             out.append((look(front, rng), NOT_A_DIE))
     return out

@@ -47,9 +47,9 @@ def synth_scene_source(*, upright: bool = False, steep: bool = False, clutter: f
     return draw
 
 
-def synth_crop_source(*, upright: bool = False, fresh: bool = False
+def synth_crop_source(*, upright: bool = False, fresh: bool = False, size: int | None = None
                       ) -> Callable[[np.random.Generator], tuple[np.ndarray, int]] | None:
-    """A function giving one synthetic reader crop (READER_SIZE) and its class, or None.
+    """A function giving one synthetic reader crop (`size`, default READER_SIZE) and its class, or None.
 
     Uses the pre-rendered cache (`python -m dicecam.training.data.crop_cache`, with `--upright` for
     `upright` crops) when there is one and not `fresh`, with fresh jitter on every draw;
@@ -61,6 +61,7 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
     from dicecam.training.data.reader_crops import crop_square
     from dicecam.training.shapes import READER_SIZE
 
+    out = size or READER_SIZE
     path = caches.UPRIGHT_CROPS if upright else caches.CROPS
     if path.is_file() and not fresh:
         cached = np.load(path)
@@ -73,7 +74,7 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
             side = img.shape[0] * rng.uniform(0.88, 1.12)
             c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
             turn = float(rng.choice([0, 90, 180, 270]))
-            crop = crop_square(img, float(c[0]), float(c[1]), side, turn if turnable[i] else 0.0, READER_SIZE)
+            crop = crop_square(img, float(c[0]), float(c[1]), side, turn if turnable[i] else 0.0, out)
             return (crop[:, ::-1] if rng.random() < 0.5 else crop), int(labels[i])
 
         return draw_cached
@@ -84,23 +85,24 @@ def synth_crop_source(*, upright: bool = False, fresh: bool = False
 
     def draw(rng: np.random.Generator) -> tuple[np.ndarray, int]:
         value = int(rng.integers(1, 7))
-        return render_crop(rng, value, size=READER_SIZE, upright=upright), value - 1
+        return render_crop(rng, value, size=out, upright=upright), value - 1
 
     return draw
 
 
-def _stored_window(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A reader crop (READER_SIZE) of a stored window: a little off-centre, sized 0.9-1.1, turned any way."""
+def _stored_window(img: np.ndarray, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+    """A reader crop (`size`, default READER_SIZE) of a stored window: a little off-centre,
+    sized 0.9-1.1, turned any way."""
     from dicecam.training.data.reader_crops import crop_square
     from dicecam.training.shapes import READER_SIZE
 
     c = img.shape[0] / 2 + rng.normal(0, 1.5, size=2)
     return crop_square(img, float(c[0]), float(c[1]), img.shape[0] * rng.uniform(0.9, 1.1),
-                       float(rng.uniform(0, 360)), READER_SIZE)
+                       float(rng.uniform(0, 360)), size or READER_SIZE)
 
 
-def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None:
-    """A function giving one mined hard negative crop (READER_SIZE), or None if none were mined."""
+def hard_negative_source(size: int | None = None) -> Callable[[np.random.Generator], np.ndarray] | None:
+    """A function giving one mined hard negative crop (`size`, default READER_SIZE), or None if none were mined."""
     from dicecam.training.data import caches
 
     if not caches.HARD_NEGATIVES.is_file():
@@ -110,13 +112,14 @@ def hard_negative_source() -> Callable[[np.random.Generator], np.ndarray] | None
         return None
 
     def draw(rng: np.random.Generator) -> np.ndarray:
-        return _stored_window(images[int(rng.integers(len(images)))], rng)
+        return _stored_window(images[int(rng.integers(len(images)))], rng, size)
 
     return draw
 
 
-def decoy_source(path: Path | None = None) -> Callable[[np.random.Generator], np.ndarray] | None:
-    """A function giving one rendered decoy crop (READER_SIZE), kind by kind: each kind in
+def decoy_source(path: Path | None = None, *, size: int | None = None
+                 ) -> Callable[[np.random.Generator], np.ndarray] | None:
+    """A function giving one rendered decoy crop (`size`, default READER_SIZE), kind by kind: each kind in
     the cache (`decoy_cache`) as likely as any other, then one window of it; a mined cache
     (`decoy_cache --models`) window by window. None where no cache was rendered."""
     from dicecam.training.data import caches
@@ -133,6 +136,6 @@ def decoy_source(path: Path | None = None) -> Callable[[np.random.Generator], np
 
     def draw(rng: np.random.Generator) -> np.ndarray:
         of_kind = by_kind[int(rng.integers(len(by_kind)))]
-        return _stored_window(images[of_kind[int(rng.integers(len(of_kind)))]], rng)
+        return _stored_window(images[of_kind[int(rng.integers(len(of_kind)))]], rng, size)
 
     return draw

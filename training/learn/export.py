@@ -63,17 +63,18 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit" + whole)
 
 
-def export_reader(model: FaceReader, path: Path, *, upright: bool = False) -> None:
-    """The reader as ONNX; `upright` records that it was trained upright (`train reader --upright`).
+def export_reader(model: FaceReader, path: Path, *, upright: bool = False, crop_size: int = READER_SIZE) -> None:
+    """The reader as ONNX; `upright` records that it was trained upright (`train reader --upright`),
+    `crop_size` the side of the crops it reads (`train reader --crop-size`), which `vision` cuts them to.
 
-    The record is for people: `vision` reads every reader the same way (models/HISTORY.md, session 16).
+    The upright record is for people: `vision` reads every reader the same way (models/HISTORY.md, session 16).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    x = torch.zeros(1, 3, READER_SIZE, READER_SIZE)
+    x = torch.zeros(1, 3, crop_size, crop_size)
     with _legacy_exporter():
         torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logits"],
                           dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=OPSET, dynamo=False)
-    _stamp(path, crop_size=READER_SIZE, crop_scale=CROP_SCALE, not_a_die_class=NOT_A_DIE,
+    _stamp(path, crop_size=crop_size, crop_scale=CROP_SCALE, not_a_die_class=NOT_A_DIE,
            classes="1,2,3,4,5,6,not a die", upright=int(upright))
 
 

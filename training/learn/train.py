@@ -44,7 +44,7 @@ from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
 from dicecam.training.learn.widen import widen_state
 from dicecam.training.render import dice as render_dice
 from dicecam.training.render.scene import keeps_up
-from dicecam.training.shapes import INPUT_SIDE
+from dicecam.training.shapes import INPUT_SIDE, READER_SIZE
 
 RUNS = Path("runs")
 
@@ -179,8 +179,12 @@ class ReaderStream(_Stream):
 
     def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
                  hard_share: float = 0.08, decoys_by_kind: bool = False, decoy_share: float = 0.0,
-                 **stream: Unpack[StreamSetup]) -> None:
+                 crop_size: int = READER_SIZE, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
+        if crop_size < 16:
+            raise ValueError(f"the reader's crops must be at least 16 pixels, got {crop_size}")
+        #: The crops' side in pixels: the reader's input.
+        self.crop_size = crop_size
         if not 0.0 <= decoy_share < 1.0:
             raise ValueError(f"the decoy share must be at least 0 and under 1, got {decoy_share}")
         if decoy_share > 0 and not caches.DECOYS.is_file():
@@ -198,11 +202,12 @@ class ReaderStream(_Stream):
     def __iter__(self):
         rng = _rng(self.seed)
         look = partial(photometric, harsh=self.harsh)
-        crop = synth_crop_source(upright=self.upright, fresh=self.fresh_crops)
+        size = self.crop_size
+        crop = synth_crop_source(upright=self.upright, fresh=self.fresh_crops, size=size)
         scene = synth_scene_source(upright=self.upright, clutter=self.clutter)
-        hard = hard_negative_source()
+        hard = hard_negative_source(size=size)
         # Off, it draws no number: every seed trains as it did before the option.
-        decoy = decoy_source() if self.decoy_share > 0 else None
+        decoy = decoy_source(size=size) if self.decoy_share > 0 else None
         while True:
             r = rng.random()
             if hard is not None and rng.random() < self.hard_share:
@@ -224,7 +229,7 @@ class ReaderStream(_Stream):
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
                                    exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
                                    turn=turn, harsh=self.harsh, decoys=s.decoys,
-                                   decoy_kinds=s.decoy_kinds if self.decoys_by_kind else None)
+                                   decoy_kinds=s.decoy_kinds if self.decoys_by_kind else None, size=size)
             for img, label in some_of(pairs, rng):
                 yield to_tensor_layout(img), label
 
@@ -342,13 +347,13 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
-                 decoys_by_kind: bool = False, decoy_share: float = 0.0,
+                 decoys_by_kind: bool = False, decoy_share: float = 0.0, crop_size: int = READER_SIZE,
                  **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
                            fresh_crops=fresh_crops, hard_share=hard_share, decoys_by_kind=decoys_by_kind,
-                           decoy_share=decoy_share, **stream)
+                           decoy_share=decoy_share, crop_size=crop_size, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
                log_every=100, loss_step=_reader_step, device=device, workers=workers)
 
@@ -389,6 +394,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--decoy-share", type=float, default=0.0, metavar="SHARE",
                    help="reader: this share of crops drawn from rendered game-table decoys (numeral dice, "
                         "dominoes, tokens...), kind by kind (python -m dicecam.training.data.decoy_cache; default 0)")
+    p.add_argument("--crop-size", type=int, default=READER_SIZE, metavar="PX",
+                   help=f"reader: its input's side in pixels, the same window seen sharper or coarser "
+                        f"(default {READER_SIZE}; recorded in reader.onnx)")
     p.add_argument("--fresh-crops", action="store_true",
                    help="reader: render every synthetic crop anew instead of drawing from the crop cache")
     p.add_argument("--clutter", type=float, default=0.0,
@@ -481,8 +489,8 @@ def main(argv: list[str] | None = None) -> None:
                           runs=args.runs, contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh,
                           fresh_crops=args.fresh_crops, hard_share=args.hard_share, device=args.device,
                           workers=args.workers, decoys_by_kind=args.decoys_by_kind,
-                          decoy_share=args.decoy_share, **stream)
-        export_reader(rd, args.out / "reader.onnx", upright=args.upright)
+                          decoy_share=args.decoy_share, crop_size=args.crop_size, **stream)
+        export_reader(rd, args.out / "reader.onnx", upright=args.upright, crop_size=args.crop_size)
 
 
 if __name__ == "__main__":
