@@ -84,3 +84,17 @@ def test_no_calibration_batches_is_an_error(tmp_path) -> None:
     export_reader(FaceReader(), path)
     with pytest.raises(RestoreError, match="no calibration batches"):
         recalibrate(load_folded(path), [])
+
+
+def test_a_reader_of_larger_crops_restores_at_its_size(tmp_path) -> None:
+    """A reader trained with `--crop-size 64` is measured on 64 px batches (`crop_size_of`)."""
+    from dicecam.training.learn.from_onnx import crop_size_of
+
+    path = tmp_path / "reader.onnx"
+    original = trained_looking(FaceReader(), seed=4)
+    export_reader(original, path, crop_size=64)
+    assert crop_size_of(path) == 64
+    assert crop_size_of(MODELS / "reader.onnx") == READER_SIZE
+    shape = (16, 3, 64, 64)
+    restored = recalibrate(load_folded(path), _batches(shape))
+    assert check_against_file(restored, path, torch.rand(*shape)) < 1e-3

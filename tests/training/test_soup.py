@@ -89,3 +89,21 @@ def test_readers_average_into_a_reader_file_that_says_how_they_were_trained(tmp_
     assert meta["upright"] == "1"
     with pytest.raises(SystemExit):  # a detector soup has no upright record
         main([*map(str, paths), "--upright", "--out", str(tmp_path / "other")])
+
+
+def test_a_soup_of_readers_of_larger_crops_reads_them_at_their_size(tmp_path) -> None:
+    import numpy as np
+    import onnxruntime as ort
+
+    from dicecam.training.learn.nets import FaceReader
+
+    paths = []
+    for seed in (10, 11):
+        torch.manual_seed(seed)
+        path = tmp_path / f"reader{seed}.pt"
+        torch.save(FaceReader().state_dict(), path)
+        paths.append(path)
+    main([*map(str, paths), "--reader", "--crop-size", "64", "--out", str(tmp_path / "models")])
+    session = ort.InferenceSession(str(tmp_path / "models" / "reader.onnx"))
+    assert session.get_modelmeta().custom_metadata_map["crop_size"] == "64"
+    assert session.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})[0].shape == (2, 7)

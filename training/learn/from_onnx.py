@@ -50,6 +50,14 @@ def _blank_network(onnx_model) -> nn.Module:
     raise RestoreError("the file is neither a dicecam detector nor a reader (no crop_size or input_side metadata)")
 
 
+def crop_size_of(path: Path) -> int:
+    """The side of the crops a reader file reads (its `crop_size` metadata)."""
+    import onnx
+
+    meta = {entry.key: entry.value for entry in onnx.load(str(path)).metadata_props}
+    return int(float(meta["crop_size"]))
+
+
 def _deep_in(onnx_model) -> int:
     """How many times a detector file's stride-8 and coarser layers are widened (`DiceDetector(deep=)`)."""
     from dicecam.training.learn.nets import DEEP_PROBE, STRIDE8_CHANNELS
@@ -218,16 +226,19 @@ def train_mode_drift(network: nn.Module, x: torch.Tensor) -> float:
         return float((probe(x) - network.eval()(x)).abs().mean())
 
 
-def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int) -> list[torch.Tensor]:
-    """Training batches as `training.learn.train` draws them (its streams and batch sizes)."""
+def _calibration_batches(kind: str, *, count: int, upright: bool, seed: int,
+                         crop_size: int | None = None) -> list[torch.Tensor]:
+    """Training batches as `training.learn.train` draws them (its streams and batch sizes);
+    a reader's at the `crop_size` its file reads."""
     from torch.utils.data import DataLoader, IterableDataset
 
     from dicecam.training.learn.train import DetectorStream, ReaderStream, parser
+    from dicecam.training.shapes import READER_SIZE
 
     # The rendered shares of the recipe's tunes (readers 0.45, detectors 0.5 and more).
     stream: IterableDataset
     if kind == "reader":
-        stream = ReaderStream(synth_fraction=0.45, seed=seed, upright=upright)
+        stream = ReaderStream(synth_fraction=0.45, seed=seed, upright=upright, crop_size=crop_size or READER_SIZE)
     else:
         stream = DetectorStream(synth_fraction=0.5, seed=seed, upright=upright)
     batch = parser().get_default(f"{'reader' if kind == 'reader' else 'det'}_batch")
@@ -252,7 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     torch.manual_seed(args.seed)
     network = load_folded(args.onnx)
     kind = "reader" if isinstance(network, FaceReader) else "detector"
-    batches = _calibration_batches(kind, count=args.batches, upright=args.upright, seed=args.seed)
+    batches = _calibration_batches(kind, count=args.batches, upright=args.upright, seed=args.seed,
+                                   crop_size=crop_size_of(args.onnx) if kind == "reader" else None)
     recalibrate(network, batches)
     gap = check_against_file(network, args.onnx, batches[0])
     drift = train_mode_drift(network, batches[-1])

@@ -50,7 +50,7 @@ def average_states(states: Sequence[Mapping[str, torch.Tensor]]) -> dict[str, to
 
 def main(argv: list[str] | None = None) -> None:
     from dicecam.training.learn.export import export_detector, export_reader
-    from dicecam.training.learn.nets import DiceDetector, FaceReader, deep_of
+    from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader, deep_of
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("checkpoints", type=Path, nargs="+",
@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--checkpoint", type=Path, default=None, help="also save the averaged weights here")
     p.add_argument("--reader", action="store_true", help="the checkpoints are face readers")
     p.add_argument("--upright", action="store_true", help="readers trained with --upright (recorded in reader.onnx)")
+    p.add_argument("--crop-size", type=int, default=READER_SIZE, metavar="PX",
+                   help=f"readers trained with --crop-size (default {READER_SIZE}; recorded in reader.onnx)")
     args = p.parse_args(argv)
     if args.upright and not args.reader:
         p.error("--upright is for readers: use it with --reader")
@@ -69,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
         args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
         torch.save(soup, args.checkpoint)
     if isinstance(network, FaceReader):
-        export_reader(network, args.out / "reader.onnx", upright=args.upright)
+        export_reader(network, args.out / "reader.onnx", upright=args.upright, crop_size=args.crop_size)
     else:
         export_detector(network, args.out / "detector.onnx")
     print(f"averaged {len(args.checkpoints)} checkpoints into {args.out}")
