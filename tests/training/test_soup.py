@@ -72,17 +72,23 @@ def test_the_command_writes_a_loadable_checkpoint_and_an_onnx_file(tmp_path) -> 
     assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["detector.onnx"]
 
 
-def test_readers_average_into_a_reader_file_that_says_how_they_were_trained(tmp_path) -> None:
-    import onnxruntime as ort
-
+def _reader_checkpoints(tmp_path, seeds) -> list:
+    """Freshly made readers' weights, one file per seed."""
     from dicecam.training.learn.nets import FaceReader
 
     paths = []
-    for seed in (8, 9):
+    for seed in seeds:
         torch.manual_seed(seed)
         path = tmp_path / f"reader{seed}.pt"
         torch.save(FaceReader().state_dict(), path)
         paths.append(path)
+    return paths
+
+
+def test_readers_average_into_a_reader_file_that_says_how_they_were_trained(tmp_path) -> None:
+    import onnxruntime as ort
+
+    paths = _reader_checkpoints(tmp_path, (8, 9))
     main([*map(str, paths), "--reader", "--upright", "--out", str(tmp_path / "models")])
     assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["reader.onnx"]
     meta = ort.InferenceSession(str(tmp_path / "models" / "reader.onnx")).get_modelmeta().custom_metadata_map
@@ -95,14 +101,7 @@ def test_a_soup_of_readers_of_larger_crops_reads_them_at_their_size(tmp_path) ->
     import numpy as np
     import onnxruntime as ort
 
-    from dicecam.training.learn.nets import FaceReader
-
-    paths = []
-    for seed in (10, 11):
-        torch.manual_seed(seed)
-        path = tmp_path / f"reader{seed}.pt"
-        torch.save(FaceReader().state_dict(), path)
-        paths.append(path)
+    paths = _reader_checkpoints(tmp_path, (10, 11))
     main([*map(str, paths), "--reader", "--crop-size", "64", "--out", str(tmp_path / "models")])
     session = ort.InferenceSession(str(tmp_path / "models" / "reader.onnx"))
     assert session.get_modelmeta().custom_metadata_map["crop_size"] == "64"
