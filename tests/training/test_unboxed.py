@@ -36,3 +36,28 @@ def test_the_command_writes_a_focus_file_the_trainer_reads(monkeypatch: pytest.M
     unboxed.main([str(DEFAULT_MODELS), "--out", str(out), "--sets", "roboflow_dice,byler_d6"])
     assert unboxed.read_focus(out) == {"roboflow_dice/x.jpg", "byler_d6/x.jpg"}
     assert capsys.readouterr().out.startswith("2 train photos")
+
+
+def test_a_photo_is_listed_as_misread_when_a_kept_die_reads_another_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = next(p for p in read_dataset(SAMPLES) if p.image.startswith("matteop65_wood/"))
+    image = load_image(photo.path)
+    boxes = photo.dice.boxes.astype(np.float32)
+    values = np.asarray(photo.dice.values)
+    # The same photo with its first die labelled one pip more (a 6 as 1): the reader still reads what it shows.
+    wrong = values.copy()
+    wrong[0] = wrong[0] % 6 + 1
+    fake = {"plain": [Sample(image, boxes, values, "read.jpg")],
+            "relabelled": [Sample(image, boxes, wrong, "relabelled.jpg")],
+            "bare": [Sample(image, np.zeros((0, 4), np.float32), np.zeros(0, int), "bare.jpg")]}
+    monkeypatch.setattr(unboxed, "load_split", lambda name, split: fake[name])
+    assert unboxed.misread_photos(DEFAULT_MODELS, ("plain", "relabelled", "bare")) == ["relabelled/relabelled.jpg"]
+
+
+def test_the_command_lists_misread_photos_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(unboxed, "misread_photos", lambda models, sets: [f"{s}/misread.jpg" for s in sets])
+    monkeypatch.setattr(unboxed, "unboxed_photos", lambda models, sets: pytest.fail("asked for misread photos"))
+    out = tmp_path / "misread.txt"
+    unboxed.main([str(DEFAULT_MODELS), "--misread", "--out", str(out), "--sets", "byler_d6"])
+    assert unboxed.read_focus(out) == {"byler_d6/misread.jpg"}
+    assert "read as another value" in capsys.readouterr().out

@@ -1,11 +1,14 @@
-"""The train photos where a models folder leaves a labelled die with no box at all.
+"""The train photos where a models folder leaves a labelled die with no box at all, or
+(`--misread`) reads one it keeps as the wrong value.
 
     python -m dicecam.training.data.unboxed models/ --out runs/unboxed.txt [--sets roboflow_dice]
+    python -m dicecam.training.data.unboxed models/ --misread --out runs/misread.txt
 
-Those dice (red and yellow ones on a printed board, models/HISTORY.md session 34) are
-missed on the photos the detector learned too. `train detector --focus FILE` draws the
-listed photos more often (`--focus-weight`). One line per photo: `SET/IMAGE`, as the
-training streams name them.
+The unboxed dice (red and yellow ones on a printed board, models/HISTORY.md session 34)
+are missed on the photos the detector learned too, and so are some values (translucent
+red 6s read 4, session 36). `train detector|reader --focus FILE` draws the listed photos
+more often (`--focus-weight`). One line per photo: `SET/IMAGE`, as the training streams
+name them.
 """
 
 from __future__ import annotations
@@ -37,6 +40,26 @@ def unboxed_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[
     return names
 
 
+def misread_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[str]:
+    """`SET/IMAGE` of each train photo where a die `models` keeps (and pairs with a labelled
+    one by the datasets' matching rule) is read as another value than its label, sure or not."""
+    from dicecam.vision.metrics import match_boxes
+    from dicecam.vision.reader import DiceReader
+
+    reader = DiceReader(models)
+    names = []
+    for name in sets:
+        for sample in load_split(name, "train"):
+            if sample.boxes is None or not len(sample.boxes):
+                continue
+            truth = sample.die_boxes if sample.die_boxes is not None else sample.boxes
+            dice = reader.read(sample.image)
+            pairs = match_boxes(truth, dice.boxes)
+            if any(int(sample.values[t]) != int(dice.values[p]) for t, p in pairs):
+                names.append(f"{name}/{sample.name}")
+    return names
+
+
 def read_focus(path: Path) -> frozenset[str]:
     """The `SET/IMAGE` names of a focus file (blank lines and `#` comments ignored)."""
     lines = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
@@ -48,11 +71,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("models", type=Path, help="the models folder whose boxes are looked at")
     p.add_argument("--out", type=Path, required=True, help="the focus file to write")
     p.add_argument("--sets", default=",".join(DETECTOR_SETS), help="comma-separated photo sets")
+    p.add_argument("--misread", action="store_true",
+                   help="list the photos where a kept die is read as another value instead")
     args = p.parse_args(argv)
-    names = unboxed_photos(args.models, tuple(s for s in args.sets.split(",") if s))
+    sets = tuple(s for s in args.sets.split(",") if s)
+    names = misread_photos(args.models, sets) if args.misread else unboxed_photos(args.models, sets)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(f"{n}\n" for n in names), encoding="utf-8")
-    print(f"{len(names)} train photos with a die {args.models} leaves unboxed -> {args.out}")
+    what = "a die read as another value" if args.misread else "a die left unboxed"
+    print(f"{len(names)} train photos with {what} by {args.models} -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -257,6 +257,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="on whole-die sets, a die's box must overlap its top face this much (V78 tried 0.3)")
     ap.add_argument("--scenes", type=int, default=0,
                     help="rendered upright throws to add (their side faces and decoys)")
+    ap.add_argument("--clutter", type=float, default=0.7,
+                    help="share of the rendered throws (--scenes) on a game table among decoys (V151 tried 1.0)")
     ap.add_argument("--size", type=int, default=SIZE, help="crop side in pixels")
     ap.add_argument("--context", type=float, default=CONTEXT, help="crop side over the box's longer side")
     ap.add_argument("--lift", type=float, default=0.0,
@@ -287,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
     known = np.zeros(len(crops), bool)
     if args.scenes:
         seed = args.seed if args.render_seed is None else args.render_seed
-        more = rendered_examples(args.models, scenes=args.scenes, seed=seed, cut=cut)
+        more = rendered_examples(args.models, scenes=args.scenes, seed=seed, clutter=args.clutter, cut=cut)
         crops, labels = np.concatenate([crops, more[0]]), np.concatenate([labels, more[1]])
         known = np.concatenate([known, np.full(len(more[1]), args.rendered_truth)])
     print(f"{len(crops)} boxes, {int(labels.sum())} of them dice", flush=True)
