@@ -92,14 +92,16 @@ class DieDetector:
         return self._peak_dice(boxes, passes)
 
     def search(self, photo: Halvings, found: Candidates) -> Candidates:
-        """Boxes that a second look over the whole photo, at twice the first look's scale
-        (at most `zoom_max_side` wide), finds apart from `found`, weak peaks included: for a
-        throw whose count is known and some dice missing, a small die on a busy print is
-        often a weak peak only at that size."""
+        """Boxes that a second look over the whole photo, at `search_scale` times the first
+        look's scale (at most `search_max_side` wide), finds apart from `found`, weak peaks
+        (from `search_weak_score`) included: for a throw whose count is known and some dice
+        missing, a small die on a busy print is often a weak peak only at that size."""
+        s = self.settings
         h, w = photo.photo.shape[:2]
         scale = self.input_side / max(h, w)
-        zscale = min(2.0 * scale, self.settings.zoom_max_side / max(h, w))
-        look = self._closer(photo, (0, 0, w, h), zscale, min_score=self.weak_score)
+        zscale = min(s.search_scale * scale, s.search_max_side / max(h, w))
+        weak = self.weak_score if s.search_weak_score is None else s.search_weak_score
+        look = self._closer(photo, (0, 0, w, h), zscale, min_score=weak)
         boxes, scores = _merge(look.boxes, look.scores)
         apart = apart_from(boxes, found.boxes)
         return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))

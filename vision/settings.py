@@ -37,8 +37,9 @@ class ReaderSettings:
     costs about what a clean one does.
 
     Known count: where a throw's count is known and the rules keep fewer dice, with
-    `search_missing` the whole photo is looked at once more at twice the first look's
-    scale, weak peaks included, and its new boxes read with the others before the count's
+    `search_missing` the whole photo is looked at once more at `search_scale` times the
+    first look's scale (at most `search_max_side` pixels wide), weak peaks from
+    `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
     likeliest are chosen. With `check_count_fill` and the whole-die check, the likeliest
     boxes the rules drop (2m+2 where m dice are missing) are looked at by the check first,
     so that what fills the count ranks by its word too.
@@ -80,6 +81,9 @@ class ReaderSettings:
     max_second_looks: int = 24
     views_below_not_a_die: float = 0.5
     search_missing: bool = True
+    search_scale: float = 2.5
+    search_max_side: int = 1280
+    search_weak_score: float | None = None
     check_count_fill: bool = True
     min_whole_die: float = 0.3
     rescue_not_a_die: float | None = 0.6

@@ -85,3 +85,47 @@ def test_a_plain_throw_told_its_count_is_never_searched() -> None:
     for photo in [p for p in PHOTOS if not p.crop and p.image.startswith("matteop65_wood")][:4]:
         reader.read(load_image(photo.path), count=len(photo.dice))
     assert spy.calls == 0
+
+
+class LookSpy:
+    """Records the photo part and scale of each closer look the detector takes."""
+
+    def __init__(self, reader: DiceReader) -> None:
+        self.looks: list[tuple[tuple[int, int, int, int], float]] = []
+        self.closer = reader.detector._closer
+
+    def __call__(self, photo, window, zscale, **kwargs):
+        self.looks.append((window, zscale))
+        return self.closer(photo, window, zscale, **kwargs)
+
+
+@pytest.mark.parametrize(("width", "height", "scale", "max_side", "wide"), [
+    (640, 480, 2.5, 1280, 1280),    # 2.5 x (512 / 640) = 2.0: 1,280 px, just the bound
+    (1920, 1080, 2.5, 1280, 1280),  # 2.5 x 512 = 1,280 px
+    (640, 480, 2.0, 1024, 1024),    # the search before S158: twice the first look, at most 1,024
+    (640, 480, 3.0, 1280, 1280),    # a larger scale is held to the bound
+    (320, 240, 2.5, 1280, 1280),    # a small photo too: enlarged to 2.5 x 512
+    (640, 480, 2.5, 960, 960),      # a tighter bound holds
+])
+def test_the_search_looks_at_the_whole_photo_at_its_scale_within_its_bound(width, height, scale, max_side,
+                                                                           wide) -> None:
+    reader = DiceReader(search_scale=scale, search_max_side=max_side)
+    spy = LookSpy(reader)
+    reader.detector._closer = spy  # type: ignore[method-assign]
+    image = np.full((height, width, 3), 120, np.uint8)
+    photo = Halvings(image)
+    reader.detector.search(photo, reader.detector.find(photo))
+    window, zscale = spy.looks[-1]
+    assert window == (0, 0, width, height)
+    assert round(zscale * width) == wide
+
+
+def test_the_search_s_weak_peaks_start_where_asked() -> None:
+    image, _ = board_throw(640, 480)
+    photo = Halvings(image)
+    plain = DiceReader()
+    found = plain.detector.find(photo)
+    weak = plain.detector.search(photo, found)
+    strong = DiceReader(search_weak_score=plain.detector.min_score).detector.search(photo, found)
+    assert weak.scores.min() < plain.detector.min_score <= strong.scores.min()
+    assert len(strong) < len(weak)
