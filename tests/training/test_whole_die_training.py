@@ -196,3 +196,22 @@ def test_examples_whose_labels_are_known_learn_them_whatever_the_teacher_says(tm
             said = torch.sigmoid(student(torch.from_numpy(as_input(test)))).squeeze(1).numpy() > 0.5
         right[bool(known[0])] = (said == (truth == 1)).mean()
     assert right[True] >= 0.95 and right[False] <= 0.6  # without them, the teacher misleads it
+
+
+@pytest.mark.parametrize(("flags", "clutter"), [([], 0.7), (["--clutter", "1.0"], 1.0)])
+def test_the_rendered_throws_are_drawn_on_a_game_table_as_often_as_asked(tmp_path, monkeypatch, flags,
+                                                                          clutter) -> None:
+    import dicecam.training.learn.whole_die as whole_die
+
+    asked: dict[str, float] = {}
+    crops, labels = _squares(128, np.random.default_rng(5))  # real and rendered: two batches of 128
+
+    def rendered(models, *, scenes, seed, clutter, cut):
+        asked.update(scenes=scenes, clutter=clutter)
+        return crops, labels
+
+    monkeypatch.setattr(whole_die, "examples", lambda *a, **k: (crops, labels))
+    monkeypatch.setattr(whole_die, "rendered_examples", rendered)
+    main([str(tmp_path), "--out", str(tmp_path / "out"), "--scenes", "3", "--epochs", "1", *flags])
+    assert asked == {"scenes": 3, "clutter": clutter}
+    assert (tmp_path / "out" / "whole_die.onnx").is_file()
