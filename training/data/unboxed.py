@@ -14,16 +14,44 @@ name them.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from dicecam.training.data.photos import load_split
+import numpy as np
+
+from dicecam.training.data.photos import Sample, load_split
 from dicecam.training.data.sources import DETECTOR_SETS
+
+if TYPE_CHECKING:  # the reader loads only when a list is made
+    from dicecam.vision.reader import DiceReader
 
 
 def unboxed_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[str]:
     """`SET/IMAGE` of each train photo with a labelled die that no box of `models` pairs
     with (the datasets' matching rule), in the sets' order."""
     from dicecam.vision.metrics import match_boxes
+
+    return _photos_where(models, sets, lambda reader, sample, truth:
+                         len(match_boxes(truth, reader.candidates(sample.image).boxes)) < len(truth))
+
+
+def misread_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[str]:
+    """`SET/IMAGE` of each train photo where a die `models` keeps (and pairs with a labelled
+    one by the datasets' matching rule) is read as another value than its label, sure or not."""
+    from dicecam.vision.metrics import match_boxes
+
+    def misread(reader: DiceReader, sample: Sample, truth: np.ndarray) -> bool:
+        dice = reader.read(sample.image)
+        return any(int(sample.values[t]) != int(dice.values[p]) for t, p in match_boxes(truth, dice.boxes))
+
+    return _photos_where(models, sets, misread)
+
+
+def _photos_where(models: Path, sets: tuple[str, ...],
+                  fails: Callable[[DiceReader, Sample, np.ndarray], bool]) -> list[str]:
+    """`SET/IMAGE` of each labelled train photo of `sets` where `fails(reader, photo, its
+    labelled boxes)` holds for `models`' reader, in the sets' order."""
     from dicecam.vision.reader import DiceReader
 
     reader = DiceReader(models)
@@ -34,28 +62,7 @@ def unboxed_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[
                 continue
             # The labels as the dataset draws them (whole dice where it boxes whole dice).
             truth = sample.die_boxes if sample.die_boxes is not None else sample.boxes
-            found = reader.candidates(sample.image)
-            if len(match_boxes(truth, found.boxes)) < len(truth):
-                names.append(f"{name}/{sample.name}")
-    return names
-
-
-def misread_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[str]:
-    """`SET/IMAGE` of each train photo where a die `models` keeps (and pairs with a labelled
-    one by the datasets' matching rule) is read as another value than its label, sure or not."""
-    from dicecam.vision.metrics import match_boxes
-    from dicecam.vision.reader import DiceReader
-
-    reader = DiceReader(models)
-    names = []
-    for name in sets:
-        for sample in load_split(name, "train"):
-            if sample.boxes is None or not len(sample.boxes):
-                continue
-            truth = sample.die_boxes if sample.die_boxes is not None else sample.boxes
-            dice = reader.read(sample.image)
-            pairs = match_boxes(truth, dice.boxes)
-            if any(int(sample.values[t]) != int(dice.values[p]) for t, p in pairs):
+            if fails(reader, sample, truth):
                 names.append(f"{name}/{sample.name}")
     return names
 
