@@ -122,7 +122,8 @@ class FaceReader:
         A crop read fairly surely (up to `check_below`) is read once more in `CHECK_VIEWS`,
         in the same batch, only to check: its reading stays, but the mean says how well it
         holds. Clear crops are read once, so a photo of thirty clear dice costs one read of
-        each, and so is a crop read as "not a die" with `views_below_not_a_die` or more. At
+        each, and so is a crop read as "not a die" with `views_below_not_a_die` or more, or
+        likelier "not a die" than any face (unless `views_when_likeliest_no_die`). At
         most `max_second_looks` crops get more reads, highest `priority` first.
         """
         s = self.settings
@@ -133,8 +134,14 @@ class FaceReader:
             looked[np.argsort(-priority, kind="stable")[: int(s.max_second_looks)]] = True
         # A crop read plainly as no die (a board's token, its print) keeps that reading in
         # every view: its views would only cost time (a cluttered photo's doubtful crops).
-        doubt = np.flatnonzero((top < s.turn_below) & looked & (probs[:, self.not_a_die] < s.views_below_not_a_die))
-        check = np.flatnonzero((top >= s.turn_below) & (top < s.check_below) & looked)
+        plain = probs[:, self.not_a_die] >= s.views_below_not_a_die
+        checked = looked.copy()
+        if not s.views_when_likeliest_no_die:
+            # Likelier no die than any face: there is no value for more views to settle.
+            plain |= probs.argmax(axis=1) == self.not_a_die
+            checked &= ~plain
+        doubt = np.flatnonzero((top < s.turn_below) & looked & ~plain)
+        check = np.flatnonzero((top >= s.turn_below) & (top < s.check_below) & checked)
         mean = probs.copy()
         looks = [(rows, views) for rows, views in ((doubt, self.doubt_views), (check, CHECK_VIEWS)) if len(rows)]
         if not looks:

@@ -31,10 +31,11 @@ class ReaderSettings:
     typical die (a bowl, a group of dice seen as one) is dropped. A crop read with a top
     probability under `turn_below` is read again turned, mirrored (and with `colours`, in
     other colours), unless it is "not a die" with probability `views_below_not_a_die` or
-    more (1 reads every one again); one read from `turn_below` up to `check_below` once
-    more mirrored, only to check its reading (0 checks none). At most `max_second_looks`
-    crops a photo get those extra reads, the likeliest dice first, so a cluttered photo
-    costs about what a clean one does.
+    more (1 reads every one again) or, unless `views_when_likeliest_no_die`, likelier
+    "not a die" than any face (neither gets the check's view either); one read from
+    `turn_below` up to `check_below` once more mirrored, only to check its reading (0
+    checks none). At most `max_second_looks` crops a photo get those extra reads, the
+    likeliest dice first, so a cluttered photo costs about what a clean one does.
 
     Known count: where a throw's count is known and the rules keep fewer dice, with
     `search_missing` the whole photo is looked at once more at `search_scale` times the
@@ -80,6 +81,7 @@ class ReaderSettings:
     colours: bool = True
     max_second_looks: int = 24
     views_below_not_a_die: float = 0.5
+    views_when_likeliest_no_die: bool = False
     search_missing: bool = True
     search_scale: float = 2.5
     search_max_side: int = 1280

@@ -58,8 +58,10 @@ def test_checked_crops_keep_their_reading_and_report_the_views_mean(crops):
     reader = DiceReader(turn_below=0.0, check_below=1.01)
     p, mean = reader.face.second_look(crops, reader.face.classify(crops))
     views = _all_views(crops, CHECK_VIEWS)
+    checked = ~_plainly_no_die(reader, views[0])
+    assert checked.any()
     np.testing.assert_allclose(p, views[0], atol=1e-6)
-    np.testing.assert_allclose(mean, np.mean(views, axis=0), atol=1e-5)
+    np.testing.assert_allclose(mean, np.where(checked[:, None], np.mean(views, axis=0), views[0]), atol=1e-5)
 
 
 def test_the_check_view_keeps_the_crops_top_at_the_top(crops):
@@ -139,9 +141,14 @@ def test_a_photo_gets_one_second_look_after_small_boxes_are_read_again():
 
 
 def _plainly_no_die(reader: DiceReader, probs: np.ndarray) -> np.ndarray:
-    """Crops read as "not a die" so plainly that they keep that reading without more views:
-    a reader may read a sample die's crop so, and its views are then not taken."""
-    return probs[:, 6] >= reader.settings.views_below_not_a_die
+    """Crops read as "not a die" so plainly that they keep that reading without more views
+    (at `views_below_not_a_die` or more, or likelier than any face unless
+    `views_when_likeliest_no_die`): a reader may read a sample die's crop so, and its views
+    are then not taken."""
+    plain = probs[:, 6] >= reader.settings.views_below_not_a_die
+    if not reader.settings.views_when_likeliest_no_die:
+        plain |= probs.argmax(axis=1) == 6
+    return plain
 
 
 def test_doubtful_and_checked_crops_share_one_batch(crops):
@@ -204,7 +211,8 @@ def mixed_crops(reader, crops):
 
 @pytest.mark.parametrize("below", [0.3, 0.5, 0.8])
 def test_a_crop_plainly_not_a_die_gets_no_second_look(mixed_crops, below):
-    reader = DiceReader(turn_below=1.01, check_below=0.0, views_below_not_a_die=below)
+    # The threshold alone: crops likelier no die than a face are looked at again here.
+    reader = DiceReader(turn_below=1.01, check_below=0.0, views_below_not_a_die=below, views_when_likeliest_no_die=True)
     sizes = _counting(reader)
     first = reader.face.classify(mixed_crops)
     p, mean = reader.face.second_look(mixed_crops, first)
@@ -216,7 +224,23 @@ def test_a_crop_plainly_not_a_die_gets_no_second_look(mixed_crops, below):
 
 
 def test_at_1_every_doubtful_crop_is_viewed(mixed_crops):
-    reader = DiceReader(turn_below=1.01, check_below=0.0, views_below_not_a_die=1.0)
+    reader = DiceReader(turn_below=1.01, check_below=0.0, views_below_not_a_die=1.0, views_when_likeliest_no_die=True)
     sizes = _counting(reader)
     reader.face.second_look(mixed_crops, reader.face.classify(mixed_crops))
     assert sizes == [len(mixed_crops), len(mixed_crops) * len(DOUBT_VIEWS)]
+
+
+@pytest.mark.parametrize("turn_below, check_below", [(1.01, 0.0), (0.0, 1.01)])
+def test_a_crop_likelier_no_die_than_any_face_gets_no_view_nor_check(mixed_crops, turn_below, check_below):
+    """S164: the views and the check settle a die's value; a crop likelier no die has none to settle."""
+    reader = DiceReader(turn_below=turn_below, check_below=check_below, views_below_not_a_die=1.0)
+    assert not reader.settings.views_when_likeliest_no_die  # the default
+    sizes = _counting(reader)
+    first = reader.face.classify(mixed_crops)
+    p, mean = reader.face.second_look(mixed_crops, first)
+    likeliest_no_die = first.argmax(axis=1) == 6
+    assert likeliest_no_die.any() and not likeliest_no_die.all(), "the bare table is likeliest no die, the dice not"
+    per_crop = len(DOUBT_VIEWS) if turn_below > 1 else len(CHECK_VIEWS)
+    assert sizes == [len(mixed_crops), int((~likeliest_no_die).sum()) * per_crop]
+    np.testing.assert_allclose(p[likeliest_no_die], first[likeliest_no_die], atol=1e-6)
+    np.testing.assert_allclose(mean[likeliest_no_die], first[likeliest_no_die], atol=1e-6)
