@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 #: Dice read with a confidence under this are shown to players as unsure, for them to
-#: check. Chosen for the shipped reader on the train photos (models/HISTORY.md): at 0.7 it
-#: marks more of its mistakes, with fewer false alarms, than the first reader did at 0.6.
+#: check. Chosen for the shipped reader on the train photos (the old diary,
+#: `git show d2b37d4:models/HISTORY.md`): at 0.7 it marks more of its mistakes, with fewer
+#: false alarms, than the first reader did at 0.6.
 UNSURE_BELOW = 0.7
 
 

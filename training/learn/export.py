@@ -16,7 +16,8 @@ from dicecam.training.shapes import INPUT_SIDE
 OPSET = 17
 #: The detector's peak threshold, stored in its file for `vision.reader`. Chosen on the
 #: train photos for the shipped (session-8) detector: of 0.3, 0.4 and 0.5 (with
-#: max_not_a_die 0.05-0.2), 0.4 read byler_d6 + matteop65_wood train best (models/HISTORY.md).
+#: max_not_a_die 0.05-0.2), 0.4 read byler_d6 + matteop65_wood train best
+#: (session 8 in `git show d2b37d4:models/HISTORY.md`).
 #: Choose it again for a detector trained another way.
 MIN_SCORE = 0.4
 

@@ -217,7 +217,8 @@ def _camera_tilt(rng: np.random.Generator, *, steep: bool = False) -> float:
     evenly over 10-55. `steep` favours steep views, for training on them: views from above
     15%, and over 10 degrees a density rising in a straight line towards 55, so 40-55
     degrees is about 47% of all views against 22%: where the shipped detector places its
-    boxes worst (models/HISTORY.md, "Where steep views lose their readings").
+    boxes worst (the old diary, `git show d2b37d4:models/HISTORY.md`, "Where steep views lose
+    their readings").
     """
     if rng.random() < (0.15 if steep else 0.35):
         return float(rng.uniform(0, 10))
