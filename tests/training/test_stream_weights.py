@@ -86,6 +86,12 @@ def test_focused_photos_are_drawn_that_much_more_often(fake_sets):
     assert 0.48 < focused / 6000 < 0.58  # 35 of 70 shares: 5 x 7, against 5 + 30 x 1
 
 
+def test_a_focus_that_names_no_train_photo_is_refused(fake_sets):
+    # "roboflow_dice/NAME.jpg" for "roboflow_dice/images/train/NAME.jpg" would change nothing, silently.
+    with pytest.raises(ValueError, match="no train photo is named"):
+        train.DetectorStream(synth_fraction=0.0, seed=0, focus=frozenset({"byler_d6/3"}), focus_weight=50.0)
+
+
 def test_a_focus_file_lists_set_and_image(tmp_path):
     from dicecam.training.data.unboxed import read_focus
 

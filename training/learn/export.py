@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 
 from dicecam.training.data.reader_crops import CROP_SCALE
-from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader, detector_of
+from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader, detector_of, reader_of
 from dicecam.training.shapes import INPUT_SIDE
 
 OPSET = 17
@@ -91,10 +91,7 @@ def main(argv: list[str] | None = None) -> None:
     if (args.runs / "detector.pt").is_file():
         export_detector(detector_of(torch.load(args.runs / "detector.pt")), args.out / "detector.onnx")
     if (args.runs / "reader.pt").is_file():
-        state = torch.load(args.runs / "reader.pt")
-        rd = FaceReader(contrast="contrast.on" in state)
-        rd.load_state_dict(state)
-        export_reader(rd, args.out / "reader.onnx", upright=args.upright)
+        export_reader(reader_of(torch.load(args.runs / "reader.pt")), args.out / "reader.onnx", upright=args.upright)
 
 
 if __name__ == "__main__":

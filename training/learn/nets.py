@@ -6,6 +6,8 @@ onnxruntime; `training.learn.export` writes them to ONNX.
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -171,10 +173,17 @@ class CropContrast(nn.Module):
 
 
 class FaceReader(nn.Module):
-    """Classifies a crop centred on a die's top face: logits for values 1-6 and "not a die"."""
+    """Classifies a crop centred on a die's top face: logits for values 1-6 and "not a die".
 
-    def __init__(self, *, contrast: bool = False) -> None:
+    `grid`: the last features are pooled to a `grid` x `grid` layout before the linear head
+    (1: one average over the crop). A face's value is where its pips lie as much as how
+    many there are; with a 3 x 3 layout the head sees the middle row a 6 has and a 4 lacks.
+    """
+
+    def __init__(self, *, contrast: bool = False, grid: int = 1) -> None:
         super().__init__()
+        if grid < 1:
+            raise ValueError(f"the reader's layout grid must be at least 1, got {grid}")
         self.contrast = CropContrast() if contrast else nn.Identity()
         self.features = nn.Sequential(
             conv_bn(3, 16),                 # 48: full resolution first, for small dark pips
@@ -184,9 +193,44 @@ class FaceReader(nn.Module):
             conv_bn(64, 64),
             conv_bn(64, 128, s=2),          # 6
             conv_bn(128, 128),
-            nn.AdaptiveAvgPool2d(1),
+            nn.AdaptiveAvgPool2d(grid),
         )
-        self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, 7))
+        self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * grid * grid, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.classify(self.features(self.contrast(x)))
+
+
+#: The reader's linear head, in a state dict.
+READER_HEAD = "classify.2.weight"
+
+
+def reader_grid(state: dict[str, torch.Tensor]) -> int:
+    """The layout grid (`FaceReader(grid=...)`) a reader's weights were made for."""
+    cells = state[READER_HEAD].shape[1] // 128
+    grid = math.isqrt(cells)
+    if grid * grid != cells:
+        raise ValueError(f"a reader head reading {cells * 128} features is no square layout of 128 channels")
+    return grid
+
+
+def reader_of(state: dict[str, torch.Tensor]) -> FaceReader:
+    """A reader built for `state` (its contrast step and layout grid) with those weights loaded."""
+    model = FaceReader(contrast="contrast.on" in state, grid=reader_grid(state))
+    model.load_state_dict(state)
+    return model
+
+
+def spread_head(state: dict[str, torch.Tensor], grid: int) -> dict[str, torch.Tensor]:
+    """`state` (a reader's weights) with its head read over a `grid` layout, giving the same logits.
+
+    Each cell of the layout is the mean of its part of the last features, so the whole
+    crop's mean is the mean of the cells: the head's weights, copied to every cell and
+    divided by their number, start the layout reader exactly where the one-average reader was.
+    """
+    old = reader_grid(state)
+    if old == grid:
+        return state
+    if old != 1:
+        raise ValueError(f"only a one-average reader's head can be spread over a layout (this one reads {old} x {old})")
+    return state | {READER_HEAD: state[READER_HEAD].repeat_interleave(grid * grid, dim=1) / (grid * grid)}

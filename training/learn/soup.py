@@ -50,7 +50,7 @@ def average_states(states: Sequence[Mapping[str, torch.Tensor]]) -> dict[str, to
 
 def main(argv: list[str] | None = None) -> None:
     from dicecam.training.learn.export import export_detector, export_reader
-    from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader, deep_of
+    from dicecam.training.learn.nets import READER_SIZE, DiceDetector, FaceReader, deep_of, reader_of
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("checkpoints", type=Path, nargs="+",
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.upright and not args.reader:
         p.error("--upright is for readers: use it with --reader")
     soup = average_states([torch.load(path, map_location="cpu") for path in args.checkpoints])
-    network = FaceReader(contrast="contrast.on" in soup) if args.reader else DiceDetector(deep=deep_of(soup))
+    network = reader_of(soup) if args.reader else DiceDetector(deep=deep_of(soup))
     network.load_state_dict(soup)
     if args.checkpoint is not None:
         args.checkpoint.parent.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ from typing import Any, TypedDict, TypeVar, Unpack
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 from dicecam.training.data import caches
@@ -40,7 +41,7 @@ from dicecam.training.data.sources import (
 )
 from dicecam.training.data.unboxed import read_focus
 from dicecam.training.learn.losses import detector_loss
-from dicecam.training.learn.nets import NOT_A_DIE, DiceDetector, FaceReader
+from dicecam.training.learn.nets import NOT_A_DIE, READER_HEAD, DiceDetector, FaceReader, reader_of, spread_head
 from dicecam.training.learn.widen import widen_state
 from dicecam.training.render import dice as render_dice
 from dicecam.training.render.scene import keeps_up
@@ -90,12 +91,18 @@ class _Stream(IterableDataset):
                  focus: frozenset[str] = frozenset(), focus_weight: float = 1.0) -> None:
         self.real: list[Sample] = []
         share: list[float] = []
+        focused = 0
         for name in self.SETS:
             photos = real_samples((name,), holdout=holdout)
             self.real.extend(photos)
             weight = (weights or {}).get(name, 1.0)
             # Photos named in `focus` (`SET/IMAGE`, `training.data.unboxed`) drawn `focus_weight` times as often.
-            share.extend(weight * (focus_weight if f"{name}/{p.name}" in focus else 1.0) for p in photos)
+            named = [f"{name}/{p.name}" in focus for p in photos]
+            focused += sum(named)
+            share.extend(weight * (focus_weight if n else 1.0) for n in named)
+        if focus and not focused:  # a focus file of misspelt names would change nothing, silently
+            raise ValueError("no train photo is named in the focus file (lines are SET/IMAGE, e.g. "
+                             "roboflow_dice/images/train/NAME.jpg)")
         if min(share, default=0.0) < 0 or sum(share) <= 0:
             raise ValueError(f"set weights must be 0 or more, and leave some photos to draw: {weights}")
         # Photos are drawn in proportion to their set's weight (1: as often as any photo).
@@ -292,6 +299,8 @@ def _fitted(loaded: dict[str, torch.Tensor], own: dict[str, torch.Tensor]) -> di
     """`loaded` weights for a network with parts they lack (a detector learning whole dice,
     started from one that does not): those parts keep their fresh start. Where the
     whole-die branch sits is the network's own, whatever the checkpoint's was."""
+    if READER_HEAD in own and READER_HEAD in loaded:  # a one-average reader started on a layout (`--reader-grid`)
+        loaded = spread_head(loaded, math.isqrt(own[READER_HEAD].shape[1] // 128))
     loaded = widen_state(loaded, own)  # a narrower network's weights grow to fit (`--deep`)
     return {name: fresh if name == "whole_stride" else loaded.get(name, fresh) for name, fresh in own.items()} | \
         {name: w for name, w in loaded.items() if name not in own}
@@ -321,11 +330,31 @@ def _detector_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, s
 _reader_loss = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
 
 
-def _reader_step(model: torch.nn.Module, data: Batch) -> tuple[torch.Tensor, str]:
+def _reader_step(model: torch.nn.Module, data: Batch, *, anchor: torch.nn.Module | None = None,
+                 anchor_weight: float = 1.0) -> tuple[torch.Tensor, str]:
     x, y = data
     out = model(x)
     acc = float((out.argmax(1) == y).float().mean())
-    return _reader_loss(out, y), f"acc {acc:.3f} (not-a-die share {float((y == NOT_A_DIE).float().mean()):.2f})"
+    message = f"acc {acc:.3f} (not-a-die share {float((y == NOT_A_DIE).float().mean()):.2f})"
+    loss = _reader_loss(out, y)
+    if anchor is None:
+        return loss, message
+    held, share = anchored_loss(out, anchor(x), y)
+    return loss + anchor_weight * held, message + f" anchor {held.item():.3f} on {share:.2f}"
+
+
+def anchored_loss(out: torch.Tensor, anchor_logits: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, float]:
+    """How far the reader's word has moved from the anchor's (KL divergence, batch mean) on
+    the crops the anchor reads right, and the share of such crops.
+
+    A tune on the CPU moves dice it was never asked about (a plain table's knife-edge dice,
+    its calibration): held to the anchor wherever the anchor is right, the reader learns
+    only where it was wrong (`train reader --anchor`).
+    """
+    anchor_logits = anchor_logits.detach()
+    right = (anchor_logits.argmax(1) == y).float()
+    kl = F.kl_div(F.log_softmax(out, 1), F.log_softmax(anchor_logits, 1), log_target=True, reduction="none").sum(1)
+    return (kl * right).sum() / max(len(y), 1), float(right.mean())
 
 
 def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
@@ -348,14 +377,21 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
                  decoys_by_kind: bool = False, decoy_share: float = 0.0, crop_size: int = READER_SIZE,
+                 grid: int = 1, anchor: Path | None = None, anchor_weight: float = 1.0,
                  **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
-    model = FaceReader(contrast=contrast)
+    model = FaceReader(contrast=contrast, grid=grid)
+    step = _reader_step
+    if anchor is not None:
+        held = reader_of(torch.load(anchor, map_location="cpu")).to(device).eval()
+        for w in held.parameters():
+            w.requires_grad_(False)
+        step = partial(_reader_step, anchor=held, anchor_weight=anchor_weight)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
                            fresh_crops=fresh_crops, hard_share=hard_share, decoys_by_kind=decoys_by_kind,
                            decoy_share=decoy_share, crop_size=crop_size, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
-               log_every=100, loss_step=_reader_step, device=device, workers=workers)
+               log_every=100, loss_step=step, device=device, workers=workers)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -384,6 +420,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--weight", action="append", default=[], metavar="SET=W",
                    help="draw this photo set's photos W times as often (repeatable)")
     p.add_argument("--reader-contrast", action="store_true", help="the reader evens out each crop's contrast first")
+    p.add_argument("--anchor", type=Path, default=None, metavar="FILE",
+                   help="reader: a reader checkpoint (usually --init's) whose word the tune keeps on every crop "
+                        "it reads right, so that it learns only where that reader was wrong")
+    p.add_argument("--anchor-weight", type=float, default=1.0, metavar="W",
+                   help="reader: weight of --anchor's divergence against the labels' loss (default 1)")
+    p.add_argument("--reader-grid", type=int, default=1, metavar="G",
+                   help="the reader's head reads its last features pooled to a G x G layout (default 1: one average; "
+                        "with --init from a one-average reader it starts with the same logits)")
     p.add_argument("--upright", action="store_true",
                    help="rendered scenes taken upright, tilted ones never given quarter turns (detector); "
                         "tilted dice kept the photo's way up, recorded in the reader file (reader)")
@@ -442,6 +486,10 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--harsh widens the reader's changes: use it with 'reader'")
     if args.pale_pips and not (args.what == "reader" and args.fresh_crops):
         p.error("--pale-pips changes rendered reader crops: use it with 'reader --fresh-crops'")
+    if args.anchor is not None and args.what != "reader":
+        p.error("--anchor holds a reader to another reader's word: use it with 'reader'")
+    if args.anchor_weight < 0:
+        p.error("--anchor-weight is a weight: 0 or more")
     if args.fresh_crops and args.what != "reader":
         p.error("--fresh-crops draws the reader's rendered crops: use it with 'reader'")
     if (args.whole_die or args.whole_die_only) and args.what != "detector":
@@ -489,7 +537,8 @@ def main(argv: list[str] | None = None) -> None:
                           runs=args.runs, contrast=args.reader_contrast, upright=args.upright, harsh=args.harsh,
                           fresh_crops=args.fresh_crops, hard_share=args.hard_share, device=args.device,
                           workers=args.workers, decoys_by_kind=args.decoys_by_kind,
-                          decoy_share=args.decoy_share, crop_size=args.crop_size, **stream)
+                          decoy_share=args.decoy_share, crop_size=args.crop_size, grid=args.reader_grid,
+                          anchor=args.anchor, anchor_weight=args.anchor_weight, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright, crop_size=args.crop_size)
 
 
