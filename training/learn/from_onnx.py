@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import math
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -40,14 +39,14 @@ def _module_path(node_name: str) -> str:
 
 
 def _blank_network(onnx_model) -> nn.Module:
-    from dicecam.training.learn.nets import DiceDetector, FaceReader
+    from dicecam.training.learn.nets import DiceDetector, FaceReader, head_grid
 
     meta = {entry.key: entry.value for entry in onnx_model.metadata_props}
     if "crop_size" in meta:
         ops = {node.op_type for node in onnx_model.graph.node}
-        # The head is the one 2-D weight; it reads 128 features per cell of the layout grid.
+        # The head is the one 2-D weight (7 x features).
         head = next(t for t in onnx_model.graph.initializer if len(t.dims) == 2)
-        return FaceReader(contrast="ReduceMean" in ops, grid=math.isqrt(max(head.dims) // 128))
+        return FaceReader(contrast="ReduceMean" in ops, grid=head_grid(max(head.dims)))
     if "input_side" in meta:
         return DiceDetector(deep=_deep_in(onnx_model))
     raise RestoreError("the file is neither a dicecam detector nor a reader (no crop_size or input_side metadata)")

@@ -177,7 +177,8 @@ class FaceReader(nn.Module):
 
     `grid`: the last features are pooled to a `grid` x `grid` layout before the linear head
     (1: one average over the crop). A face's value is where its pips lie as much as how
-    many there are; with a 3 x 3 layout the head sees the middle row a 6 has and a 4 lacks.
+    many there are; with a 3 x 3 layout the head sees the middle row a 6 has and a 4 lacks
+    (though a tune with it read the orange 6s no better: R169 in models/HISTORY.md).
     """
 
     def __init__(self, *, contrast: bool = False, grid: int = 1) -> None:
@@ -205,13 +206,18 @@ class FaceReader(nn.Module):
 READER_HEAD = "classify.2.weight"
 
 
+def head_grid(features: int) -> int:
+    """The layout grid of a reader head that reads `features` inputs (128 channels a cell)."""
+    cells = features // 128
+    grid = math.isqrt(cells)
+    if grid * grid * 128 != features:
+        raise ValueError(f"a reader head reading {features} features is no square layout of 128 channels")
+    return grid
+
+
 def reader_grid(state: dict[str, torch.Tensor]) -> int:
     """The layout grid (`FaceReader(grid=...)`) a reader's weights were made for."""
-    cells = state[READER_HEAD].shape[1] // 128
-    grid = math.isqrt(cells)
-    if grid * grid != cells:
-        raise ValueError(f"a reader head reading {cells * 128} features is no square layout of 128 channels")
-    return grid
+    return head_grid(state[READER_HEAD].shape[1])
 
 
 def reader_of(state: dict[str, torch.Tensor]) -> FaceReader:

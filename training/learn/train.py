@@ -41,7 +41,15 @@ from dicecam.training.data.sources import (
 )
 from dicecam.training.data.unboxed import read_focus
 from dicecam.training.learn.losses import detector_loss
-from dicecam.training.learn.nets import NOT_A_DIE, READER_HEAD, DiceDetector, FaceReader, reader_of, spread_head
+from dicecam.training.learn.nets import (
+    NOT_A_DIE,
+    READER_HEAD,
+    DiceDetector,
+    FaceReader,
+    reader_grid,
+    reader_of,
+    spread_head,
+)
 from dicecam.training.learn.widen import widen_state
 from dicecam.training.render import dice as render_dice
 from dicecam.training.render.scene import keeps_up
@@ -300,7 +308,7 @@ def _fitted(loaded: dict[str, torch.Tensor], own: dict[str, torch.Tensor]) -> di
     started from one that does not): those parts keep their fresh start. Where the
     whole-die branch sits is the network's own, whatever the checkpoint's was."""
     if READER_HEAD in own and READER_HEAD in loaded:  # a one-average reader started on a layout (`--reader-grid`)
-        loaded = spread_head(loaded, math.isqrt(own[READER_HEAD].shape[1] // 128))
+        loaded = spread_head(loaded, reader_grid(own))
     loaded = widen_state(loaded, own)  # a narrower network's weights grow to fit (`--deep`)
     return {name: fresh if name == "whole_stride" else loaded.get(name, fresh) for name, fresh in own.items()} | \
         {name: w for name, w in loaded.items() if name not in own}
