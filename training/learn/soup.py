@@ -65,8 +65,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.upright and not args.reader:
         p.error("--upright is for readers: use it with --reader")
     soup = average_states([torch.load(path, map_location="cpu") for path in args.checkpoints])
-    network = reader_of(soup) if args.reader else DiceDetector(deep=deep_of(soup))
-    network.load_state_dict(soup)
+    if args.reader:
+        network: FaceReader | DiceDetector = reader_of(soup)  # built for the soup, its weights loaded
+    else:
+        network = DiceDetector(deep=deep_of(soup))
+        network.load_state_dict(soup)
     if args.checkpoint is not None:
         args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
         torch.save(soup, args.checkpoint)
