@@ -7,10 +7,10 @@ import pytest
 pytest.importorskip("torch", reason="training needs the `train` extra")
 
 import torch
+from helpers_nets import trained_looking
 
 from dicecam.training.learn import train
 from dicecam.training.learn.nets import NOT_A_DIE, FaceReader
-from tests.training.helpers_nets import trained_looking
 
 
 def _logits(*rows: list[float]) -> torch.Tensor:

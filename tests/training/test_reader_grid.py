@@ -9,11 +9,11 @@ pytest.importorskip("torch", reason="training needs the `train` extra")
 pytest.importorskip("onnx", reason="training needs the `train` extra")
 
 import torch
+from helpers_nets import trained_looking
 
 from dicecam.training.learn.export import export_reader
 from dicecam.training.learn.nets import FaceReader, reader_grid, reader_of, spread_head
 from dicecam.training.learn.train import _fitted
-from tests.training.helpers_nets import trained_looking
 
 
 def _crops(n: int = 6, seed: int = 3) -> torch.Tensor:
