@@ -6,7 +6,8 @@ every time: what a ship rule in models/HISTORY.md asks about.
 
 For each dataset (default: the four shared sets), both folders read the split without and
 with each photo's labelled count, by the product's own command (`dicecam eval --json`:
-read F1, exact-roll rate, the share of sure dice that are wrong, the share marked unsure),
+read F1, exact-roll rate, the share of sure dice that are wrong, the share marked unsure,
+the photos read wrong with no die marked unsure),
 and the labelled dice the candidate reads right where the other does not, and the reverse,
 with how many of the lost ones the other read surely (`dice_diff.py`). Both read the
 rendered clutter benchmark (`rendered_scenes.py --upright --clutter 1`: read F1, boxes on
@@ -91,7 +92,8 @@ def acceptance(folder: Path) -> dict[str, Any]:
 
 
 def _figures(result: dict[str, Any]) -> dict[str, float]:
-    return {key: result[key] for key in ("read_f1", "exact_roll_rate", "silent_per_sure_die", "unsure_share")}
+    return {key: result[key] for key in ("read_f1", "exact_roll_rate", "silent_per_sure_die", "unsure_share",
+                                         "silent_throws")}
 
 
 def _decoys(result: dict[str, Any]) -> dict[str, Any]:
@@ -129,12 +131,14 @@ def _line(name: str, f: dict[str, dict[str, float]]) -> str:
     return (f"  {name:9s} {plain['read_f1']:.3f} / {plain['exact_roll_rate']:.3f}   "
             f"{count['read_f1']:.3f} / {count['exact_roll_rate']:.3f}   "
             f"{100 * plain['silent_per_sure_die']:5.1f}% / {100 * count['silent_per_sure_die']:4.1f}%   "
-            f"{100 * plain['unsure_share']:4.0f}% / {100 * count['unsure_share']:3.0f}%")
+            f"{100 * plain['unsure_share']:4.0f}% / {100 * count['unsure_share']:3.0f}%   "
+            f"{plain['silent_throws']:4d} / {count['silent_throws']:3d}")
 
 
 def print_report(out: dict[str, Any]) -> None:
     print(f"{out['candidate']} against {out['against']} ({out['split']} splits)")
-    print("            read F1 / exact   with the count    silent (count)   unsure (count)")
+    print("            read F1 / exact   with the count    silent (count)   unsure (count)  "
+          "silent throws (count)")
     for name, row in out["sets"].items():
         d = row["dice"]
         print(f"{name}: the candidate wins {d['won']} dice ({d['won_sure']} sure), "

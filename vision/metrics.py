@@ -131,3 +131,18 @@ def unsure_counts(truth: Dice, predicted: Dice, low_confidence: float) -> tuple[
     right[pairs[:, 1]] = truth.values[pairs[:, 0]] == predicted.values[pairs[:, 1]]
     unsure = predicted.confidences < low_confidence
     return int(np.sum(unsure & ~right)), int(np.sum(unsure & right))
+
+
+def silent_throw(truth: Dice, predicted: Dice, low_confidence: float, *, count: int | None = None) -> bool:
+    """Whether a reading is wrong with nothing to tell the player so.
+
+    Not read exactly, at least one die reported, every die sure (confidence `low_confidence`
+    or more) and, told a `count`, that many dice: such a throw goes on the sheet unchecked.
+    Any other wrong reading asks the player (a die marked unsure, a die short of the count,
+    no die found). Per throw, what a silent mistake (`unsure_counts`) is per die.
+    """
+    if not len(predicted) or score_photo(truth, predicted).exact:
+        return False
+    if count is not None and len(predicted) != count:
+        return False
+    return bool(np.all(predicted.confidences >= low_confidence))

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from dicecam.vision.dataset import DatasetError, read_dataset
     from dicecam.vision.decode import ImageError, load_image
     from dicecam.vision.detections import Dice
-    from dicecam.vision.metrics import match_boxes, score_photo, total, unsure_counts
+    from dicecam.vision.metrics import match_boxes, score_photo, silent_throw, total, unsure_counts
 
     try:
         photos = read_dataset(args.dataset, split=None if args.split == "all" else args.split)
@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     progress = for_command(args.json)
     scores, unreadable, misses, seconds = [], 0, [], 0.0
     unsure = [0, 0]  # mistakes, right dice marked unsure
+    silent_throws = 0  # photos read wrong with no die marked unsure
     for i, photo in enumerate(photos):
         progress.update(f"reading {photo.image}", i, len(photos))
         image: np.ndarray | None
@@ -106,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         score = score_photo(photo.dice, predicted)
         scores.append(score)
         unsure = [a + b for a, b in zip(unsure, unsure_counts(photo.dice, predicted, reader.low_confidence))]
+        silent_throws += silent_throw(photo.dice, predicted, reader.low_confidence,
+                                      count=len(photo.dice) if args.dice else None)
         if not score.exact:
             misses.append(_miss_record(photo, predicted))
             if args.misses is not None and image is not None:
@@ -123,10 +126,12 @@ def run(args: argparse.Namespace) -> int:
                           "silent_per_sure_die": round((result.mistakes - unsure[0])
                                                        / max(1, result.predicted - unsure[0] - unsure[1]), 4),
                           "unsure_share": round((unsure[0] + unsure[1]) / max(1, result.predicted), 4),
+                          "silent_throws": silent_throws,
+                          "silent_throw_rate": round(silent_throws / max(1, result.photos), 4),
                           "labels_corrected": applied,
                           "unreadable": unreadable, "ms_per_photo": round(read_ms, 1)}))
     else:
-        _print_table(args, result, unsure, reader.low_confidence, unreadable, read_ms)
+        _print_table(args, result, unsure, silent_throws, reader.low_confidence, unreadable, read_ms)
         if args.corrections is not None:
             print(f"  scored against {applied} label(s) corrected by {args.corrections}")
     if args.misses is not None:
@@ -148,8 +153,8 @@ def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *
     return Dice(np.array([[0, 0, w, h]], np.float32), np.array([die.value]), np.array([die.confidence], np.float32))
 
 
-def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unreadable: int,
-                 read_ms: float) -> None:
+def _print_table(args: argparse.Namespace, s, unsure, silent_throws: int, low_confidence: float,
+                 unreadable: int, read_ms: float) -> None:
     told = ", told each photo's count of dice" if args.dice else ""
     print(f"{args.dataset} (split {args.split}{told}): {s.photos} photos, "
           f"{s.labelled} dice labelled, {s.predicted} found, {s.matched} matched, {s.right} read right")
@@ -168,6 +173,9 @@ def _print_table(args: argparse.Namespace, s, unsure, low_confidence: float, unr
           f"{(unsure[0] + unsure[1]) / max(1, s.predicted):.1%} of the dice found")
     silent, sure = s.mistakes - unsure[0], s.predicted - unsure[0] - unsure[1]
     print(f"  {'silent mistakes':<16}{silent} of the {sure} dice reported sure are wrong ({silent / max(1, sure):.2%})")
+    # Per throw: a wrong reading with no die marked unsure goes on the sheet unchecked.
+    print(f"  {'silent throws':<16}{silent_throws} of the {s.photos - s.exact} photos read wrong have "
+          f"no die marked unsure ({silent_throws / max(1, s.photos):.1%} of all photos)")
     print(f"  {'time per photo':<16}{read_ms:.1f} ms (recognition only)")
     if unreadable:
         print(f"  {unreadable} photo(s) could not be read and count as read wrong")

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicecam.vision.detections import Dice
-from dicecam.vision.metrics import Score, match_boxes, score_photo, total, unsure_counts
+from dicecam.vision.metrics import Score, match_boxes, score_photo, silent_throw, total, unsure_counts
 
 
 def dice(*rows: tuple[int, tuple[float, float, float, float]]) -> Dice:
@@ -152,3 +152,38 @@ def test_unsure_counts_split_marked_mistakes_from_false_alarms(confidences, expe
     predicted = Dice(np.array([a, b, c], np.float32), np.array([4, 3, 2]), np.array(confidences, np.float32))
     assert unsure_counts(truth, predicted, 0.6) == expected
     assert unsure_counts(truth, Dice.empty(), 0.6) == (0, 0)
+
+
+OTHER = (300, 300, 340, 340)
+
+
+def sure(*rows: tuple[int, tuple[float, float, float, float], float]) -> Dice:
+    """Dice with their confidences: (value, box, confidence) per die."""
+    found = dice(*[(v, b) for v, b, _ in rows])
+    return Dice(found.boxes, found.values, np.array([c for *_, c in rows], np.float32))
+
+
+@pytest.mark.parametrize(
+    ("truth", "predicted", "count", "silent"),
+    [
+        pytest.param(dice((4, SQUARE)), sure((4, SQUARE, 0.9)), None, False, id="read-exactly"),
+        pytest.param(dice((4, SQUARE)), sure((3, SQUARE, 0.9)), None, True, id="wrong-value-sure"),
+        pytest.param(dice((4, SQUARE)), sure((3, SQUARE, 0.5)), None, False, id="wrong-value-marked"),
+        pytest.param(dice((4, SQUARE), (2, OTHER)), sure((3, SQUARE, 0.5), (2, OTHER, 0.9)), None, False,
+                     id="one-die-marked-asks-for-the-throw"),
+        pytest.param(dice((4, SQUARE)), sure((4, SQUARE, 0.9), (1, OTHER, 0.8)), None, True, id="extra-die-sure"),
+        pytest.param(dice((4, SQUARE), (2, OTHER)), sure((4, SQUARE, 0.9)), None, True, id="missed-die-no-count"),
+        pytest.param(dice((4, SQUARE), (2, OTHER)), sure((4, SQUARE, 0.9)), 2, False, id="short-of-the-count"),
+        pytest.param(dice((4, SQUARE), (2, OTHER)), sure((4, SQUARE, 0.9), (5, OTHER, 0.9)), 2, True,
+                     id="count-met-one-wrong"),
+        pytest.param(dice((4, SQUARE)), Dice.empty(), None, False, id="nothing-found-asks"),
+        pytest.param(dice((4, SQUARE)), sure((4, SQUARE, 0.7)), None, False, id="at-the-threshold-is-sure"),
+        pytest.param(dice((4, SQUARE)), sure((5, SQUARE, 0.7)), None, True, id="wrong-at-the-threshold"),
+    ],
+)
+def test_a_throw_is_silently_wrong_only_when_nothing_asks_the_player(truth, predicted, count, silent):
+    assert silent_throw(truth, predicted, 0.7, count=count) is silent
+    # A silent throw always has a silent mistake, or (told no count) a die missed with nothing marked.
+    if silent:
+        marked_mistakes = unsure_counts(truth, predicted, 0.7)[0]
+        assert score_photo(truth, predicted).mistakes > marked_mistakes or len(predicted) < len(truth)

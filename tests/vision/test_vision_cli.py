@@ -224,6 +224,9 @@ def test_eval_scores_and_draws_the_misses(capsys, reader, tmp_path):
     byler_unsure = sum(d["confidence"] < reader.low_confidence for d in _reading(reader, BYLER))
     assert (f"  marked unsure   {wood_unsure + crop_unsure}/{len(wrong) + 1} mistakes, "
             f"{byler_unsure}/{len(_reading(reader, BYLER))} right dice") in "\n".join(lines)
+    # A wrong photo is silent when none of its dice is marked unsure.
+    silent = int(wood_unsure == 0) + int(crop_unsure == 0)
+    assert f"  silent throws   {silent} of the 2 photos read wrong have no die marked unsure" in "\n".join(lines)
     records = [json.loads(line) for line in (misses / "misses.jsonl").read_text().splitlines()]
     assert [r["image"] for r in records] == [f"img/{WOOD.path.name}", f"img/{CROP.path.name}"]
     assert records[1]["labelled"] == crop_wrong
