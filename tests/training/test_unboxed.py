@@ -61,3 +61,43 @@ def test_the_command_lists_misread_photos_when_asked(monkeypatch: pytest.MonkeyP
     unboxed.main([str(DEFAULT_MODELS), "--misread", "--out", str(out), "--sets", "byler_d6"])
     assert unboxed.read_focus(out) == {"byler_d6/misread.jpg"}
     assert "read as another value" in capsys.readouterr().out
+
+
+def test_a_photo_is_listed_as_dropped_when_a_boxed_die_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from dicecam.vision.boxes import centres
+    from dicecam.vision.reader import DiceReader
+
+    photo = next(p for p in read_dataset(SAMPLES) if p.image.startswith("matteop65_wood/"))
+    image = load_image(photo.path)
+    boxes, values = photo.dice.boxes.astype(np.float32), np.asarray(photo.dice.values)
+    half = float(centres(boxes)[:, 0].mean())  # a line between the sample's dice
+    right = centres(boxes)[:, 0] > half
+    assert right.any() and not right.all(), "the sample should show dice on both sides of their mean"
+    candidates = DiceReader.candidates
+
+    def left_half_dropped(self: DiceReader, img: np.ndarray):
+        # The rules' word changed: every box left of the line is dropped.
+        found = candidates(self, img)
+        return replace(found, kept=found.kept & (centres(found.boxes)[:, 0] > half))
+
+    monkeypatch.setattr(DiceReader, "candidates", left_half_dropped)
+    fake = {"kept": [Sample(image, boxes[right], values[right], "kept.jpg")],
+            "dropped": [Sample(image, boxes, values, "dropped.jpg")],
+            "ghost": [Sample(image, np.array([[2, 2, 30, 30]], np.float32), np.array([1]), "ghost.jpg")]}
+    monkeypatch.setattr(unboxed, "load_split", lambda name, split: fake[name])
+    # A labelled die with no box at all (the ghost on bare table) is unboxed, not dropped.
+    assert unboxed.dropped_photos(DEFAULT_MODELS, ("kept", "dropped", "ghost")) == ["dropped/dropped.jpg"]
+
+
+def test_the_command_lists_dropped_photos_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(unboxed, "dropped_photos", lambda models, sets: [f"{s}/dropped.jpg" for s in sets])
+    monkeypatch.setattr(unboxed, "unboxed_photos", lambda models, sets: pytest.fail("asked for dropped photos"))
+    out = tmp_path / "dropped.txt"
+    unboxed.main([str(DEFAULT_MODELS), "--dropped", "--out", str(out), "--sets", "roboflow_dice"])
+    assert unboxed.read_focus(out) == {"roboflow_dice/dropped.jpg"}
+    assert "a boxed die dropped" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        unboxed.main([str(DEFAULT_MODELS), "--dropped", "--misread", "--out", str(out)])

@@ -1,8 +1,10 @@
 """The train photos where a models folder leaves a labelled die with no box at all, or
-(`--misread`) reads one it keeps as the wrong value.
+(`--misread`) reads one it keeps as the wrong value, or (`--dropped`) boxes one and drops
+it by the reader's rules.
 
     python -m dicecam.training.data.unboxed models/ --out runs/unboxed.txt [--sets roboflow_dice]
     python -m dicecam.training.data.unboxed models/ --misread --out runs/misread.txt
+    python -m dicecam.training.data.unboxed models/ --dropped --out runs/dropped.txt
 
 The unboxed dice (red and yellow ones on a printed board, models/HISTORY.md session 34)
 are missed on the photos the detector learned too, and so are some values (translucent
@@ -48,6 +50,21 @@ def misread_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[
     return _photos_where(models, sets, misread)
 
 
+def dropped_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[str]:
+    """`SET/IMAGE` of each train photo with a labelled die that a box of `models` pairs with
+    but the reader's rules drop ("not a die", the whole-die check, its size, a weak peak)."""
+    from dicecam.vision.candidates import filled
+    from dicecam.vision.metrics import match_boxes
+
+    def dropped(reader: DiceReader, sample: Sample, truth: np.ndarray) -> bool:
+        found = reader.candidates(sample.image)
+        kept = filled(found.kept, "kept")
+        boxed = {int(t) for t, _ in match_boxes(truth, found.boxes)}
+        return bool(boxed - {int(t) for t, _ in match_boxes(truth, found.boxes[kept])})
+
+    return _photos_where(models, sets, dropped)
+
+
 def _photos_where(models: Path, sets: tuple[str, ...],
                   fails: Callable[[DiceReader, Sample, np.ndarray], bool]) -> list[str]:
     """`SET/IMAGE` of each labelled train photo of `sets` where `fails(reader, photo, its
@@ -78,14 +95,19 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("models", type=Path, help="the models folder whose boxes are looked at")
     p.add_argument("--out", type=Path, required=True, help="the focus file to write")
     p.add_argument("--sets", default=",".join(DETECTOR_SETS), help="comma-separated photo sets")
-    p.add_argument("--misread", action="store_true",
-                   help="list the photos where a kept die is read as another value instead")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--misread", action="store_true",
+                       help="list the photos where a kept die is read as another value instead")
+    which.add_argument("--dropped", action="store_true",
+                       help="list the photos where a boxed die is dropped by the reader's rules instead")
     args = p.parse_args(argv)
     sets = tuple(s for s in args.sets.split(",") if s)
-    names = misread_photos(args.models, sets) if args.misread else unboxed_photos(args.models, sets)
+    lister, what = ((misread_photos, "a die read as another value") if args.misread else
+                    (dropped_photos, "a boxed die dropped") if args.dropped else
+                    (unboxed_photos, "a die left unboxed"))
+    names = lister(args.models, sets)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(f"{n}\n" for n in names), encoding="utf-8")
-    what = "a die read as another value" if args.misread else "a die left unboxed"
     print(f"{len(names)} train photos with {what} by {args.models} -> {args.out}")
 
 
