@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from test_samples import PHOTOS
 
+from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.face_reader import CHECK_VIEWS, DOUBT_VIEWS, OTHER_COLOURS, SAME_FACE
 from dicecam.vision.metrics import score_photo, total
@@ -180,16 +181,16 @@ def test_checking_the_views_only_lowers_confidences():
     assert lowered, "some sample die's views should disagree a little"
 
 
-def test_colour_views_help_with_dice_in_other_colours():
-    """The sample photos with every colour turned (red dice as blue, blue as green) are read
-    better with the colour views (the default) than without: the shared photos have few
-    such dice. With the game-table networks one more die is read right (byler 111316's),
-    while on the board photo in turned colours the views add a box on a board piece, so
-    the read F1 is the measure; a new network that reads them all right either way would
-    need this test to be looked at again."""
+def test_colour_views_help_with_dice_in_other_colours(shared_datasets):
+    """byler_d6's dev photos with every colour turned (red dice as blue, blue as green) are
+    read better with the colour views (the default) than without: the shared photos have
+    few such dice. Measured on the whole dev split (50 photos, about 300 dice; the shipped
+    pair reads 296 of them right without the views, 299 with), not on the nine sample photos,
+    where the views' gain is one die and one die either way is what any new network moves
+    (models/HISTORY.md, session 39)."""
     plain, coloured = DiceReader(colours=False), DiceReader()
     scores: dict[str, list] = {"plain": [], "coloured": []}
-    for photo in [p for p in PHOTOS if not p.crop]:
+    for photo in read_dataset(shared_datasets / "byler_d6", split="dev"):
         image = np.ascontiguousarray(load_image(photo.path)[:, :, [1, 2, 0]])
         scores["plain"].append(score_photo(photo.dice, plain.read(image)))
         scores["coloured"].append(score_photo(photo.dice, coloured.read(image)))
