@@ -53,16 +53,6 @@ def test_a_photo_is_listed_as_misread_when_a_kept_die_reads_another_value(monkey
     assert unboxed.misread_photos(DEFAULT_MODELS, ("plain", "relabelled", "bare")) == ["relabelled/relabelled.jpg"]
 
 
-def test_the_command_lists_misread_photos_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(unboxed, "misread_photos", lambda models, sets: [f"{s}/misread.jpg" for s in sets])
-    monkeypatch.setattr(unboxed, "unboxed_photos", lambda models, sets: pytest.fail("asked for misread photos"))
-    out = tmp_path / "misread.txt"
-    unboxed.main([str(DEFAULT_MODELS), "--misread", "--out", str(out), "--sets", "byler_d6"])
-    assert unboxed.read_focus(out) == {"byler_d6/misread.jpg"}
-    assert "read as another value" in capsys.readouterr().out
-
-
 def test_a_photo_is_listed_as_dropped_when_a_boxed_die_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     from dataclasses import replace
 
@@ -92,13 +82,19 @@ def test_a_photo_is_listed_as_dropped_when_a_boxed_die_is_not_kept(monkeypatch: 
     assert unboxed.dropped_photos(DEFAULT_MODELS, ("kept", "dropped", "ghost")) == ["dropped/dropped.jpg"]
 
 
-def test_the_command_lists_dropped_photos_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(unboxed, "dropped_photos", lambda models, sets: [f"{s}/dropped.jpg" for s in sets])
-    monkeypatch.setattr(unboxed, "unboxed_photos", lambda models, sets: pytest.fail("asked for dropped photos"))
-    out = tmp_path / "dropped.txt"
-    unboxed.main([str(DEFAULT_MODELS), "--dropped", "--out", str(out), "--sets", "roboflow_dice"])
-    assert unboxed.read_focus(out) == {"roboflow_dice/dropped.jpg"}
-    assert "a boxed die dropped" in capsys.readouterr().out
+@pytest.mark.parametrize(("flag", "lister", "says"), [("--misread", "misread_photos", "read as another value"),
+                                                     ("--dropped", "dropped_photos", "a boxed die dropped")])
+def test_the_command_lists_other_photos_when_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str], flag: str, lister: str,
+                                                   says: str) -> None:
+    monkeypatch.setattr(unboxed, lister, lambda models, sets: [f"{s}/listed.jpg" for s in sets])
+    monkeypatch.setattr(unboxed, "unboxed_photos", lambda models, sets: pytest.fail(f"asked for {flag}"))
+    out = tmp_path / "focus.txt"
+    unboxed.main([str(DEFAULT_MODELS), flag, "--out", str(out), "--sets", "byler_d6"])
+    assert unboxed.read_focus(out) == {"byler_d6/listed.jpg"}
+    assert says in capsys.readouterr().out
+
+
+def test_the_command_takes_one_list_at_a_time(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
-        unboxed.main([str(DEFAULT_MODELS), "--dropped", "--misread", "--out", str(out)])
+        unboxed.main([str(DEFAULT_MODELS), "--dropped", "--misread", "--out", str(tmp_path / "focus.txt")])
