@@ -23,18 +23,10 @@ import numpy as np
 from dicecam.vision.candidates import Candidates
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
-from dicecam.vision.metrics import match_boxes
+from dicecam.vision.metrics import paired
 from dicecam.vision.reader import DiceReader
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import longer_sides
-
-
-def paired(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """For each labelled box, the index of the box it pairs with (-1: none)."""
-    out = np.full(len(truth), -1)
-    for t, p in match_boxes(truth, boxes):
-        out[t] = p
-    return out
 
 
 def reason(found: Candidates, i: int, s: ReaderSettings) -> str:

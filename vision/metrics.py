@@ -41,6 +41,14 @@ def match_boxes(truth: np.ndarray, predicted: np.ndarray) -> np.ndarray:
     return np.array(pairs, np.int64).reshape(-1, 2)
 
 
+def paired(truth: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """For each labelled box, the index of the predicted box it pairs with (`match_boxes`; -1: none)."""
+    out = np.full(len(truth), -1)
+    for t, p in match_boxes(truth, predicted):
+        out[t] = p
+    return out
+
+
 @dataclass(frozen=True)
 class Score:
     """Counts of the scoring rule over one or more photos; ratios are properties.

@@ -54,13 +54,12 @@ def dropped_photos(models: Path, sets: tuple[str, ...] = DETECTOR_SETS) -> list[
     """`SET/IMAGE` of each train photo with a labelled die that a box of `models` pairs with
     but the reader's rules drop ("not a die", the whole-die check, its size, a weak peak)."""
     from dicecam.vision.candidates import filled
-    from dicecam.vision.metrics import match_boxes
+    from dicecam.vision.metrics import paired
 
     def dropped(reader: DiceReader, sample: Sample, truth: np.ndarray) -> bool:
         found = reader.candidates(sample.image)
         kept = filled(found.kept, "kept")
-        boxed = {int(t) for t, _ in match_boxes(truth, found.boxes)}
-        return bool(boxed - {int(t) for t, _ in match_boxes(truth, found.boxes[kept])})
+        return bool(np.any((paired(truth, found.boxes) >= 0) & (paired(truth, found.boxes[kept]) < 0)))
 
     return _photos_where(models, sets, dropped)
 
