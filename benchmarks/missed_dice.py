@@ -8,7 +8,8 @@ candidates that pairs with it: "no box" (the detector found none), "whole-die ch
 (under `min_whole_die`), "not a die" (the reader's `max_not_a_die`), "small" or "big"
 against the photo's typical die, else "other rule" (a weak or lone peak not read surely
 enough, one face of a whole die). Printed per reason: how many, and their median side in
-pixels, which says whether a better detector or a better reader is the way on.
+pixels, which says whether a better detector or a better reader is the way on. Single-die
+crops (a label without a box) are left out: `dicecam eval` reads them as one die, unboxed.
 """
 
 from __future__ import annotations
@@ -43,9 +44,11 @@ def reason(found: Candidates, i: int, s: ReaderSettings) -> str:
 
 
 def missed(reader: DiceReader, folder: Path, split: str) -> dict[str, list[float]]:
-    """The longer sides of the missed dice of `folder`'s `split`, by reason."""
+    """The longer sides of the missed dice of `folder`'s `split`, by reason (crops left out)."""
     out: dict[str, list[float]] = defaultdict(list)
     for photo in read_dataset(folder, split=None if split == "all" else split):
+        if photo.crop:
+            continue
         found = reader.candidates(load_image(photo.path))
         kept = np.zeros(len(found), bool) if found.kept is None else found.kept.astype(bool)
         to_kept, to_any = paired(photo.dice.boxes, found.boxes[kept]), paired(photo.dice.boxes, found.boxes)
