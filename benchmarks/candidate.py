@@ -9,7 +9,9 @@ with each photo's labelled count, by the product's own command (`dicecam eval --
 read F1, exact-roll rate, the share of sure dice that are wrong, the share marked unsure,
 the photos read wrong with no die marked unsure),
 and the labelled dice the candidate reads right where the other does not, and the reverse,
-with how many of the lost ones the other read surely (`dice_diff.py`). Both read the
+with how many of the lost ones the other read surely (`dice_diff.py`), and where each
+folder's missed dice go without a count (`missed_dice.py`: no box, the whole-die check,
+"not a die", ...), which says whether the detector or the reader moved. Both read the
 rendered clutter benchmark (`rendered_scenes.py --upright --clutter 1`: read F1, boxes on
 decoys and how many sure, those on numeral dice and dominoes). Last, the acceptance tests
 run with the candidate as the reader (`DICECAM_MODELS=DIR python -m pytest tests/vision`):
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dice_diff import diff, summary
+from missed_dice import missed
 
 from dicecam.vision.reader import DETECTOR_FILE, READER_FILE, WHOLE_DIE_FILE, DiceReader
 
@@ -116,6 +119,8 @@ def report(folder: Path, against: Path, datasets: list[Path], *, split: str, sce
             row[name] = {"plain": _figures(evaluate(models, dataset, split, count=False)),
                          "count": _figures(evaluate(models, dataset, split, count=True))}
         row["dice"] = summary(diff(before, after, dataset, split, count=False), low_confidence=before.low_confidence)
+        row["missed"] = {name: {why: len(sides) for why, sides in missed(reader, dataset, split).items()}
+                         for name, reader in (("candidate", after), ("against", before))}
         sets[dataset.name] = row
     out: dict[str, Any] = {"candidate": str(folder), "against": str(against), "split": split, "sets": sets}
     if scenes > 0:
@@ -135,6 +140,14 @@ def _line(name: str, f: dict[str, dict[str, float]]) -> str:
             f"{plain['silent_throws']:4d} / {count['silent_throws']:3d}")
 
 
+def _missed_line(missed_dice: dict[str, dict[str, int]]) -> str:
+    """Missed dice by reason, candidate / against, the commonest first."""
+    cand, other = missed_dice["candidate"], missed_dice["against"]
+    reasons = sorted(set(cand) | set(other), key=lambda why: -(cand.get(why, 0) + other.get(why, 0)))
+    parts = [f"{why} {cand.get(why, 0)} / {other.get(why, 0)}" for why in reasons]
+    return "  missed dice, candidate / against: " + (", ".join(parts) if parts else "none")
+
+
 def print_report(out: dict[str, Any]) -> None:
     print(f"{out['candidate']} against {out['against']} ({out['split']} splits)")
     print("            read F1 / exact   with the count    silent (count)   unsure (count)  "
@@ -145,6 +158,7 @@ def print_report(out: dict[str, Any]) -> None:
               f"loses {d['lost']} ({d['lost_sure']} read surely before)")
         print(_line("candidate", row["candidate"]))
         print(_line("against", row["against"]))
+        print(_missed_line(row["missed"]))
     if "rendered" in out:
         for name, r in out["rendered"].items():
             print(f"rendered clutter, {name}: read F1 {r['read_f1']:.3f}, {r['boxes_on_decoys']} boxes on decoys "

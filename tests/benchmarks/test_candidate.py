@@ -54,9 +54,25 @@ def test_the_shipped_folder_against_itself_wins_and_loses_nothing(itself) -> Non
     row = itself["sets"]["sample_images"]
     assert row["dice"] == {"won": 0, "won_sure": 0, "lost": 0, "lost_sure": 0}
     assert row["candidate"] == row["against"]
+    assert row["missed"]["candidate"] == row["missed"]["against"]
     assert 0.9 < row["candidate"]["plain"]["read_f1"] <= 1.0
     assert itself["rendered"]["candidate"] == itself["rendered"]["against"]
     assert "acceptance" not in itself
+
+
+def test_the_report_says_where_each_folder_s_missed_dice_go(tmp_path, capsys) -> None:
+    # One sample photo labelled with one more "die" where its table is bare (the top-left
+    # corner): no detector boxes it, so both folders miss it, under "no box".
+    row = json.loads((SAMPLES / "labels.jsonl").read_text().splitlines()[0])
+    row["dice"].append({"value": 3, "box": [2.0, 2.0, 30.0, 30.0]})
+    dataset = tmp_path / "ghost"
+    (dataset / Path(row["image"]).parent).mkdir(parents=True)
+    shutil.copy(SAMPLES / row["image"], dataset / row["image"])
+    (dataset / "labels.jsonl").write_text(json.dumps({**row, "split": "dev"}) + "\n")
+    folder = _copy(tmp_path)
+    assert candidate.main([str(folder), "--datasets", str(dataset), "--scenes", "0", "--no-acceptance"]) == 0
+    out = capsys.readouterr().out
+    assert "missed dice, candidate / against: no box 1 / 1" in out
 
 
 def test_the_candidate_is_read_with_its_own_confidence_fit(tmp_path, capsys) -> None:
