@@ -30,9 +30,11 @@ NOT_YET_READ = frozenset({
 #: 111742's blue marbled 3 is misread as 2, but marked unsure (a reading that does not
 #: hold when the crop is mirrored is), so that photo is here for the die it reads wrong.
 #: The game-table networks are unsure of two right dice in 111316 (its faint 6 at 0.69, a
-#: 3 at 0.57), a train photo the earlier networks were sure of.
+#: 3 at 0.57), a train photo the earlier networks were sure of. The X207 reader (session 40)
+#: reads 111423 right but one of its 6s at 0.69 (0.7 is sure), where R71 had 0.74 and 0.81.
 NOT_YET_SURE = frozenset({
     "byler_d6/IMG_20191208_111316.jpg",
+    "byler_d6/IMG_20191208_111423.jpg",
     "byler_d6/IMG_20191208_111730.jpg",
     "byler_d6/IMG_20191208_111742.jpg",
 })

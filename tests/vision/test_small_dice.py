@@ -19,7 +19,9 @@ READ_RIGHT = [p for p in PHOTOS if not p.crop and p.image not in NOT_YET_READ an
               and typical_side(p.dice.boxes) * 0.5 * INPUT_SIDE / max(p.size) < 24]
 #: Read right at full size, yet not read cleanly at half size (a die missed, or something
 #: boxed that is not a die); a strict expected failure, like the lists in test_samples.
-NOT_YET_CLEAN_AT_HALF_SIZE: frozenset[str] = frozenset()
+#: 112933 at half size: the X207 reader (session 40) loses one of its nine dice and reads
+#: another wrong, unsure; R71 read them at 0.41-0.59, a knife's edge either way.
+NOT_YET_CLEAN_AT_HALF_SIZE: frozenset[str] = frozenset({"byler_d6/IMG_20191208_112933.jpg"})
 
 
 @pytest.mark.parametrize("photo", cases(NOT_YET_CLEAN_AT_HALF_SIZE, READ_RIGHT,
