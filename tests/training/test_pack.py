@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from dicecam.training.data.pack import PackError, kept_rows, main, pack
+from dicecam.training.data.pack import PackError, folder_bytes, kept_rows, main, pack
 from dicecam.vision.dataset import read_dataset
 
 
@@ -43,10 +43,6 @@ def shared(tmp_path: Path) -> Path:
     return root
 
 
-def _size(folder: Path) -> int:
-    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
-
-
 @pytest.mark.parametrize(("copies", "expected"), [
     (None, ["a0", "a1", "a2", "b0", "b1"]),
     (1, ["a0", "b0"]),
@@ -60,7 +56,8 @@ def test_rows_keep_their_split_and_at_most_so_many_of_a_source(copies, expected)
 
 def test_the_copy_holds_the_train_photos_asked_for_and_reads_as_a_dataset(shared, tmp_path):
     out = tmp_path / "packed"
-    packed = pack(out, src=shared, sets=("aug", "plain"), copies={"aug": 2})
+    packed, size = pack(out, src=shared, sets=("aug", "plain"), copies={"aug": 2})
+    assert size == folder_bytes(out) > 0
     assert [(p.name, p.kept, p.photos) for p in packed] == [("aug", 4, 6), ("plain", 4, 4)]
     assert packed[0].weight_factor == 1.5 and packed[1].weight_factor == 1.0
     photos = read_dataset(out / "aug")
@@ -76,7 +73,7 @@ def test_a_lower_quality_makes_the_copy_smaller_and_keeps_the_photos(shared, tmp
     small = tmp_path / "small"
     pack(full, src=shared, sets=("plain",))
     pack(small, src=shared, sets=("plain",), quality={"plain": 40})
-    assert _size(small / "plain") < 0.6 * _size(full / "plain")
+    assert folder_bytes(small / "plain") < 0.6 * folder_bytes(full / "plain")
     before = cv2.imread(str(shared / "plain/images/0.jpg"))
     after = cv2.imread(str(small / "plain/images/0.jpg"))
     assert before is not None and after is not None

@@ -50,6 +50,11 @@ class Packed:
         return self.photos / self.kept if self.kept else 1.0
 
 
+def folder_bytes(folder: Path) -> int:
+    """The bytes of every file under `folder`."""
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+
+
 def kept_rows(rows: list[dict], *, split: str, copies: int | None = None) -> list[dict]:
     """The rows of `split`, at most `copies` of each `source_photo` (in file order)."""
     seen: Counter[str] = Counter()
@@ -67,9 +72,10 @@ def kept_rows(rows: list[dict], *, split: str, copies: int | None = None) -> lis
 
 def pack(dst: Path, *, src: Path = DATASETS, sets: tuple[str, ...] = READER_SETS, split: str = "train",
          copies: dict[str, int] | None = None, quality: dict[str, int] | None = None,
-         max_bytes: int | None = None) -> list[Packed]:
-    """Copy `sets` of `src` into `dst` (replacing it) as the module says; `PackError` when a
-    set is missing or the copy would pass `max_bytes` (then `dst` is left as it was)."""
+         max_bytes: int | None = None) -> tuple[list[Packed], int]:
+    """Copy `sets` of `src` into `dst` (replacing it) as the module says: what each set kept,
+    and the copy's bytes. `PackError` when a set is missing or the copy would pass
+    `max_bytes` (then `dst` is left as it was)."""
     copies, quality = copies or {}, quality or {}
     unknown = sorted((set(copies) | set(quality)) - set(sets))
     if unknown:
@@ -79,7 +85,7 @@ def pack(dst: Path, *, src: Path = DATASETS, sets: tuple[str, ...] = READER_SETS
     try:
         packed = [_pack_set(src / name, building / name, split=split, copies=copies.get(name),
                             quality=quality.get(name)) for name in sets]
-        size = sum(f.stat().st_size for f in building.rglob("*") if f.is_file())
+        size = folder_bytes(building)
         if max_bytes is not None and size > max_bytes:
             raise PackError(f"the copy would take {size / 2**20:.1f} MiB, more than {max_bytes / 2**20:.1f} MiB: "
                             "keep fewer copies of a source photo (--copies) or a lower JPEG quality (--quality)")
@@ -88,7 +94,7 @@ def pack(dst: Path, *, src: Path = DATASETS, sets: tuple[str, ...] = READER_SETS
         raise
     shutil.rmtree(dst, ignore_errors=True)
     building.rename(dst)
-    return packed
+    return packed, size
 
 
 def _pack_set(src: Path, dst: Path, *, split: str, copies: int | None, quality: int | None) -> Packed:
@@ -143,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-mb", type=float, default=None, help="refuse a copy larger than this many MiB")
     args = p.parse_args(argv)
     try:
-        packed = pack(args.out, src=args.src, sets=tuple(s for s in args.sets.split(",") if s), split=args.split,
+        packed, size = pack(args.out, src=args.src, sets=tuple(s for s in args.sets.split(",") if s), split=args.split,
                       copies=_by_set(args.copies, "--copies", 1, 1000),
                       quality=_by_set(args.quality, "--quality", 10, 100),
                       max_bytes=None if args.max_mb is None else int(args.max_mb * 2**20))
@@ -153,7 +159,6 @@ def main(argv: list[str] | None = None) -> int:
     for s in packed:
         print(f"{s.name}: {s.kept} of {s.photos} {args.split} photos"
               + (f" (its --weight times {s.weight_factor:.2f} keeps its share)" if s.kept < s.photos else ""))
-    size = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
     print(f"{size / 2**20:.1f} MiB -> {args.out} (DICECAM_DATASETS={args.out})")
     return 0
 
