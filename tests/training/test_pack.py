@@ -83,12 +83,26 @@ def test_a_lower_quality_makes_the_copy_smaller_and_keeps_the_photos(shared, tmp
 
 def test_a_copy_too_large_is_refused_and_nothing_is_left(shared, tmp_path):
     out = tmp_path / "packed"
-    out.mkdir()
-    (out / "kept.txt").write_text("an earlier copy")
+    pack(out, src=shared, sets=("plain",))
+    before = sorted(str(f.relative_to(out)) for f in out.rglob("*"))
     with pytest.raises(PackError, match="more than"):
         pack(out, src=shared, sets=("aug", "plain"), max_bytes=10_000)
-    assert [f.name for f in out.iterdir()] == ["kept.txt"]  # the earlier copy stands
+    assert sorted(str(f.relative_to(out)) for f in out.rglob("*")) == before  # the earlier copy stands
     assert not (tmp_path / "packed.part").exists()
+
+
+def test_an_earlier_copy_is_replaced_but_no_other_folder(shared, tmp_path):
+    out = tmp_path / "packed"
+    pack(out, src=shared, sets=("aug", "plain"))
+    pack(out, src=shared, sets=("plain",))
+    assert sorted(f.name for f in out.iterdir()) == ["PACKED.json", "plain"]
+    assert json.loads((out / "PACKED.json").read_text())["sets"] == {"plain": {"kept": 4, "photos": 4}}
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("not a copy")
+    with pytest.raises(PackError, match="not an earlier copy"):
+        pack(mine, src=shared, sets=("plain",))
+    assert [f.name for f in mine.iterdir()] == ["notes.txt"]
 
 
 @pytest.mark.parametrize(("args", "says"), [

@@ -9,7 +9,8 @@ Each set keeps the rows of `--split` (default train) and the photos they name, i
 files beside them. `--copies SET=N` keeps at most N photos of one source photo (rows that
 name a `source_photo`: roboflow_dice's three augmented copies of each), `--quality SET=Q`
 writes that set's photos again as JPEG at quality Q. A copy larger than `--max-mb` is
-refused and nothing is left behind. Printed per set: the photos kept of the split's, and
+refused and nothing is left behind; so is a folder that holds anything but an earlier copy
+(each copy carries `PACKED.json`: what it holds). Printed per set: the photos kept of the split's, and
 the factor by which its `--weight` keeps the set's share of the training draws.
 """
 
@@ -30,6 +31,8 @@ from dicecam.training.data.sources import READER_SETS
 
 #: Files that go along with a set's photos (its licence and where it comes from).
 ALONG = ("LICENSE", "LICENSE.md", "SOURCE.md", "README.md")
+#: Written into every copy: what it holds, and the mark that lets a later copy replace it.
+MARK = "PACKED.json"
 
 
 class PackError(ValueError):
@@ -73,9 +76,12 @@ def kept_rows(rows: list[dict], *, split: str, copies: int | None = None) -> lis
 def pack(dst: Path, *, src: Path = DATASETS, sets: tuple[str, ...] = READER_SETS, split: str = "train",
          copies: dict[str, int] | None = None, quality: dict[str, int] | None = None,
          max_bytes: int | None = None) -> tuple[list[Packed], int]:
-    """Copy `sets` of `src` into `dst` (replacing it) as the module says: what each set kept,
-    and the copy's bytes. `PackError` when a set is missing or the copy would pass
-    `max_bytes` (then `dst` is left as it was)."""
+    """Copy `sets` of `src` into `dst` as the module says: what each set kept, and the copy's
+    bytes. `dst` may be missing, empty or an earlier copy (which is replaced); `PackError`
+    for any other folder, a missing set, or a copy that would pass `max_bytes` (then `dst`
+    is left as it was)."""
+    if dst.exists() and any(dst.iterdir()) and not (dst / MARK).is_file():
+        raise PackError(f"{dst} holds files that are not an earlier copy: choose another folder")
     copies, quality = copies or {}, quality or {}
     unknown = sorted((set(copies) | set(quality)) - set(sets))
     if unknown:
@@ -85,6 +91,9 @@ def pack(dst: Path, *, src: Path = DATASETS, sets: tuple[str, ...] = READER_SETS
     try:
         packed = [_pack_set(src / name, building / name, split=split, copies=copies.get(name),
                             quality=quality.get(name)) for name in sets]
+        (building / MARK).write_text(json.dumps({
+            "split": split, "copies": copies, "quality": quality,
+            "sets": {p.name: {"kept": p.kept, "photos": p.photos} for p in packed}}, indent=1) + "\n")
         size = folder_bytes(building)
         if max_bytes is not None and size > max_bytes:
             raise PackError(f"the copy would take {size / 2**20:.1f} MiB, more than {max_bytes / 2**20:.1f} MiB: "
