@@ -60,14 +60,16 @@ def top_face_of_a_die(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 
 
 def examples(models: Path, *, split: str = "train", holdout: float = 0.0, held: bool = False,
              sets: tuple[str, ...] = READER_SETS, min_iou: float = 0.0, cut: Cut = Cut(), jitter: int = 0,
-             seed: int = 110) -> tuple[np.ndarray, np.ndarray]:
+             seed: int = 110, counted: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Context crops (N, size, size, 3) of every candidate box on `split`'s photos, and
     whether each frames a labelled die's top face (N,). `holdout`, `held` as `load_split`
     takes them; `jitter` more cuts of each box, moved and scaled a little (`jittered`, drawn
-    from `seed`)."""
+    from `seed`); `counted`: the boxes of each photo read with its labelled count (the
+    count's closer look included), as `_cut` takes them."""
     reader = DiceReader(models, threads=2)
     rng = np.random.default_rng(seed)
-    seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0, cut=cut, jitter=jitter, rng=rng)
+    seen = [_cut(reader, sample, min_iou=min_iou if name in WHOLE_DIE_SETS else 0.0, cut=cut, jitter=jitter, rng=rng,
+                 counted=counted)
             for name in sets for sample in load_split(name, split, holdout=holdout, held=held)]
     return _joined(seen)
 
@@ -96,15 +98,18 @@ def jittered(boxes: np.ndarray, rng: np.random.Generator, *, shift: float = 0.1,
 
 
 def _cut(reader: DiceReader, sample: Sample, *, min_iou: float = 0.0, cut: Cut = Cut(), jitter: int = 0,
-         rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
+         rng: np.random.Generator | None = None, counted: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The context crops of every box `reader` finds on one photo, and which are dice.
 
     A sample without boxes is a crop of one die filling the frame (chase_dji): its die's
-    box is the whole photo, as the datasets' scoring rule has it.
+    box is the whole photo, as the datasets' scoring rule has it. `counted`: the boxes of
+    the photo read with its labelled count (`DiceReader.counted`): where the rules keep
+    fewer, the count's closer look adds small dice and what passes for them at that
+    scale, the boxes the check ranks when the page fills a throw's count.
     """
-    found = reader.candidates(sample.image)
     h, w = sample.image.shape[:2]
     truth = sample.boxes if sample.boxes is not None else np.array([[0, 0, w, h]], np.float32)
+    found = reader.counted(sample.image, len(truth)) if counted else reader.candidates(sample.image)
     is_die = top_face_of_a_die(truth, found.boxes, min_iou=min_iou).astype(np.float32)
     rng = rng or np.random.default_rng()
     boxes = [found.boxes] + [jittered(found.boxes, rng) for _ in range(jitter)]
@@ -279,13 +284,17 @@ def main(argv: list[str] | None = None) -> None:
                     help="seed of the rendered throws (--scenes; default: --seed)")
     ap.add_argument("--holdout", type=float, default=0.0,
                     help="leave this fraction of the train photos out (to choose `min_whole_die` on)")
+    ap.add_argument("--counted", action="store_true",
+                    help="the real photos' boxes as read with their labelled count: the count's closer look "
+                         "included (C214)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     cut = Cut(args.size, args.context, args.lift)
     teachers = [WholeDieCheck(session(path, args.threads)) for path in args.teacher]
     if any((t.size, t.context, t.lift) != (cut.size, cut.context, cut.lift) for t in teachers):
         ap.error("a teacher must cut its crops as this run does (--size, --context, --lift)")
-    crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou, cut=cut, jitter=args.jitter)
+    crops, labels = examples(args.models, holdout=args.holdout, min_iou=args.min_iou, cut=cut, jitter=args.jitter,
+                             counted=args.counted)
     known = np.zeros(len(crops), bool)
     if args.scenes:
         seed = args.seed if args.render_seed is None else args.render_seed
