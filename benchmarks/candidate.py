@@ -9,7 +9,10 @@ with each photo's labelled count, by the product's own command (`dicecam eval --
 read F1, exact-roll rate, the share of sure dice that are wrong, the share marked unsure,
 the photos read wrong with no die marked unsure),
 and the labelled dice the candidate reads right where the other does not, and the reverse,
-with how many of the lost ones the other read surely (`dice_diff.py`), and where each
+with how many of the lost ones the other read surely (`dice_diff.py`), the candidate's gain in
+read F1 with and without the count and its 95% interval from resampling the photos (a paired
+bootstrap, `paired_scenes.paired_gain`; on roboflow dev about +-0.008 for a check or reader
+candidate: a gain whose interval holds 0 is not one the split can show), and where each
 folder's missed dice go without a count (`missed_dice.py`: no box, the whole-die check,
 "not a die", ...), which says whether the detector or the reader moved. Both read the
 rendered clutter benchmark (`rendered_scenes.py --upright --clutter 1`: read F1, boxes on
@@ -32,9 +35,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from dice_diff import diff, summary
 from missed_dice import missed
+from paired_scenes import COUNTED, paired_gain
 
+from dicecam.commands.eval import read_labelled
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import score_photo
 from dicecam.vision.reader import DETECTOR_FILE, READER_FILE, WHOLE_DIE_FILE, DiceReader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,6 +103,28 @@ def acceptance(folder: Path) -> dict[str, Any]:
             "failed": [line.split(" ", 1)[1].split(" - ")[0] for line in lines if line.startswith("FAILED ")]}
 
 
+def photo_counts(reader: DiceReader, dataset: Path, split: str, *, count: bool) -> np.ndarray:
+    """Per photo of `dataset`'s `split`, as `dicecam eval` reads it: labelled, predicted and
+    right dice (photos, 3), what read F1 is made of."""
+    rows = []
+    for photo in read_dataset(dataset, split=None if split == "all" else split):
+        read = read_labelled(reader, photo, load_image(photo.path), count=len(photo.dice) if count else None)
+        score = score_photo(photo.dice, read)
+        rows.append([getattr(score, name) for name in COUNTED])
+    return np.array(rows, np.int64).reshape(-1, len(COUNTED))
+
+
+def gains(before: DiceReader, after: DiceReader, dataset: Path, split: str) -> dict[str, list[float]]:
+    """The candidate's read F1 gain over the other folder on the same photos, with its 95%
+    interval (gain, low, high), without and with each photo's labelled count."""
+    out = {}
+    for name, count in (("plain", False), ("count", True)):
+        gain = paired_gain(photo_counts(before, dataset, split, count=count),
+                           photo_counts(after, dataset, split, count=count))
+        out[name] = [round(v, 4) for v in gain]
+    return out
+
+
 def _figures(result: dict[str, Any]) -> dict[str, float]:
     return {key: result[key] for key in ("read_f1", "exact_roll_rate", "silent_per_sure_die", "unsure_share",
                                          "silent_throws")}
@@ -119,6 +150,7 @@ def report(folder: Path, against: Path, datasets: list[Path], *, split: str, sce
             row[name] = {"plain": _figures(evaluate(models, dataset, split, count=False)),
                          "count": _figures(evaluate(models, dataset, split, count=True))}
         row["dice"] = summary(diff(before, after, dataset, split, count=False), low_confidence=before.low_confidence)
+        row["gain"] = gains(before, after, dataset, split)
         row["missed"] = {name: {why: len(sides) for why, sides in missed(reader, dataset, split).items()}
                          for name, reader in (("candidate", after), ("against", before))}
         sets[dataset.name] = row
@@ -140,6 +172,13 @@ def _line(name: str, f: dict[str, dict[str, float]]) -> str:
             f"{plain['silent_throws']:4d} / {count['silent_throws']:3d}")
 
 
+def _gain_line(gain: dict[str, list[float]]) -> str:
+    """The read F1 gain and its 95% interval, without and with the count."""
+    parts = [f"{label} {g:+.3f} ({lo:+.3f} to {hi:+.3f})"
+             for label, (g, lo, hi) in (("", gain["plain"]), ("with the count", gain["count"]))]
+    return "  read F1 gain, 95% interval:" + ", ".join(parts)
+
+
 def _missed_line(missed_dice: dict[str, dict[str, int]]) -> str:
     """Missed dice by reason, candidate / against, the commonest first."""
     cand, other = missed_dice["candidate"], missed_dice["against"]
@@ -158,6 +197,7 @@ def print_report(out: dict[str, Any]) -> None:
               f"loses {d['lost']} ({d['lost_sure']} read surely before)")
         print(_line("candidate", row["candidate"]))
         print(_line("against", row["against"]))
+        print(_gain_line(row["gain"]))
         print(_missed_line(row["missed"]))
     if "rendered" in out:
         for name, r in out["rendered"].items():

@@ -88,3 +88,22 @@ def test_the_candidate_is_read_with_its_own_confidence_fit(tmp_path, capsys) -> 
     # The same boxes and values either way: only how sure differs.
     assert row["candidate"]["plain"]["read_f1"] == row["against"]["plain"]["read_f1"]
     assert row["dice"]["won"] == row["dice"]["lost"] == 0
+
+
+def test_the_shipped_folder_against_itself_gains_nothing_and_knows_it(itself) -> None:
+    gain = itself["sets"]["sample_images"]["gain"]
+    assert gain == {"plain": [0.0, 0.0, 0.0], "count": [0.0, 0.0, 0.0]}
+
+
+def test_a_reader_that_drops_most_dice_loses_read_f1_beyond_its_interval() -> None:
+    from dicecam.vision.reader import DiceReader
+    from dicecam.vision.settings import ReaderSettings
+
+    shipped = DiceReader(MODELS)
+    # Keeping only boxes the check is all but certain of drops most dice of a whole photo.
+    strict = DiceReader(MODELS, settings=ReaderSettings(min_whole_die=0.9999, rescue_not_a_die=None))
+    gain = candidate.gains(shipped, strict, SAMPLES, "all")
+    g, low, high = gain["plain"]
+    assert g < 0 and low <= g <= high < 0
+    counts = candidate.photo_counts(shipped, SAMPLES, "all", count=False)
+    assert counts.shape[1] == 3 and (counts[:, 2] <= counts[:, :2].min(axis=1)).all()  # right <= both

@@ -240,4 +240,4 @@ def test_counted_examples_hold_the_small_dice_only_the_count_s_closer_look_finds
     plain_crops, plain = _cut(DiceReader(), sample)
     counted_crops, counted = _cut(DiceReader(), sample, counted=True)
     assert plain.sum() == 0 and counted.sum() == 2
-    assert len(counted) > len(plain) and len(counted_crops) == len(counted)
+    assert len(counted) > len(plain) and (len(plain_crops), len(counted_crops)) == (len(plain), len(counted))
