@@ -218,25 +218,14 @@ def test_the_rendered_throws_are_drawn_on_a_game_table_as_often_as_asked(tmp_pat
 
 
 def test_counted_examples_hold_the_small_dice_only_the_count_s_closer_look_finds() -> None:
-    from pathlib import Path
-
-    from bench_vision import table_photo  # benchmarks/ is on pytest's pythonpath
+    from helpers_photos import board_on_table
 
     from dicecam.training.data.photos import Sample
     from dicecam.training.learn.whole_die import _cut
-    from dicecam.vision.dataset import read_dataset
-    from dicecam.vision.decode import decode_image
     from dicecam.vision.reader import DiceReader
 
-    # Two small dice at the shore of a Catan board, shrunk onto a 640 x 480 table: the
-    # first look boxes tokens, not them; told "two dice", the closer look finds both.
-    board = next(p for p in read_dataset(Path(__file__).resolve().parents[2] / "sample_images")
-                 if p.path.name.startswith("dice_309"))
-    image = decode_image(table_photo(640, 480, source=board.path))
-    h, w = board.size[1], board.size[0]
-    fit = min(480 / h, 640 / w)
-    x0, y0 = (640 - round(w * fit)) // 2, (480 - round(h * fit)) // 2
-    sample = Sample(image, board.dice.boxes * fit + np.array([x0, y0, x0, y0], np.float32), board.dice.values, "board")
+    image, boxes, values = board_on_table()
+    sample = Sample(image, boxes, values, "board")
     plain_crops, plain = _cut(DiceReader(), sample)
     counted_crops, counted = _cut(DiceReader(), sample, counted=True)
     assert plain.sum() == 0 and counted.sum() == 2

@@ -4,13 +4,17 @@
 
 Runs the exported model (onnxruntime, like the app) over the train splits and rendered
 scenes, keeps every detection that frames no labelled die, and stores its crop, cut the way the reader's crops are cut.
-Reader training then shows these as "not a die".
+Reader training then shows these as "not a die". `--search` mines what the count's closer
+look (`DieDetector.search`: the whole photo at 2.5 times the first look's scale, where a
+throw's count is not met) boxes apart from the first look's boxes: the look-alikes a counted
+throw ranks, which the first look's negatives do not hold (add them to those with `--add`).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +23,10 @@ from dicecam.training.data.crop_cache import SIZE
 from dicecam.training.data.reader_crops import CROP_SCALE, crop_square
 from dicecam.training.data.sources import DETECTOR_SETS, real_samples, synth_scene_source
 from dicecam.vision.boxes import iou
+from dicecam.vision.halvings import Halvings
+
+if TYPE_CHECKING:
+    from dicecam.vision.reader import DiceReader
 
 
 def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> np.ndarray:
@@ -34,12 +42,23 @@ def unmatched(truth: np.ndarray, found: np.ndarray, *, min_iou: float = 0.3) -> 
     return iou(found, truth).max(axis=1) < min_iou
 
 
+def mistaken(reader: DiceReader, image: np.ndarray, truth: np.ndarray, *, search: bool = False) -> np.ndarray:
+    """Boxes (N, 4) the reader's detector finds on `image` that frame none of the labelled
+    dice `truth`: its first look's, or with `search` those the count's closer look adds
+    apart from them."""
+    found = reader.detect(image)
+    if search:
+        found = reader.detector.search(Halvings(image), found)
+    return found.boxes[unmatched(truth, found.boxes)]
+
+
 def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = False,
-         clutter: float = 0.0) -> tuple[np.ndarray, int]:
+         clutter: float = 0.0, search: bool = False) -> tuple[np.ndarray, int]:
     """Crops of every raw detection that frames no labelled die, and how many photos were searched.
 
     `upright`: the rendered scenes as a phone held upright takes them, the views a detector
-    trained with `training.learn.train detector --upright` is made for.
+    trained with `training.learn.train detector --upright` is made for; `search`: the
+    count's closer look's detections instead (`mistaken`).
     """
     from dicecam.vision.reader import DiceReader
 
@@ -57,8 +76,7 @@ def mine(models: Path, *, scenes: int = 300, seed: int = 7, upright: bool = Fals
     for image, boxes in photos:
         if boxes is None:
             continue  # a crop of one die: no photo around it to mine
-        found = reader.detect(image).boxes
-        for x0, y0, x1, y1 in found[unmatched(boxes, found)]:
+        for x0, y0, x1, y1 in mistaken(reader, image, boxes, search=search):
             side = max(x1 - x0, y1 - y0) * CROP_SCALE
             crops.append(crop_square(image, (x0 + x1) / 2, (y0 + y1) / 2, side, 0.0, SIZE))
     return np.array(crops, np.uint8).reshape(-1, SIZE, SIZE, 3), len(photos)
@@ -72,8 +90,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--clutter", type=float, default=0.0, help="share of scenes on a cluttered game table")
     p.add_argument("--add", action="store_true",
                    help="add to the negatives mined before (another detector's mistakes) instead of replacing them")
+    p.add_argument("--search", action="store_true",
+                   help="mine what the count's closer look boxes apart from the first look (P218)")
     args = p.parse_args(argv)
-    crops, n = mine(args.models, scenes=args.scenes, upright=args.upright, clutter=args.clutter)
+    crops, n = mine(args.models, scenes=args.scenes, upright=args.upright, clutter=args.clutter, search=args.search)
     if args.add and caches.HARD_NEGATIVES.is_file():
         crops = np.concatenate([np.load(caches.HARD_NEGATIVES)["images"], crops])
     caches.HARD_NEGATIVES.parent.mkdir(parents=True, exist_ok=True)
