@@ -226,7 +226,8 @@ def test_counted_examples_hold_the_small_dice_only_the_count_s_closer_look_finds
 
     image, boxes, values = board_on_table()
     sample = Sample(image, boxes, values, "board")
-    plain_crops, plain = _cut(DiceReader(), sample)
-    counted_crops, counted = _cut(DiceReader(), sample, counted=True)
+    reader = DiceReader()
+    plain_crops, plain = _cut(reader, sample)
+    counted_crops, counted = _cut(reader, sample, counted=True)
     assert plain.sum() == 0 and counted.sum() == 2
     assert len(counted) > len(plain) and (len(plain_crops), len(counted_crops)) == (len(plain), len(counted))
