@@ -11,7 +11,7 @@ the photos read wrong with no die marked unsure),
 and the labelled dice the candidate reads right where the other does not, and the reverse,
 with how many of the lost ones the other read surely (`dice_diff.py`), the candidate's gain in
 read F1 with and without the count and its 95% interval from resampling the photos (a paired
-bootstrap, `paired_scenes.paired_gain`; on roboflow dev about +-0.008 for a check or reader
+bootstrap, `paired.paired_gain`; on roboflow dev about +-0.008 for a check or reader
 candidate: a gain whose interval holds 0 is not one the split can show), and where each
 folder's missed dice go without a count (`missed_dice.py`: no box, the whole-die check,
 "not a die", ...), which says whether the detector or the reader moved. Both read the
@@ -35,15 +35,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from dice_diff import diff, summary
+from dice_diff import compared, summary
 from missed_dice import missed
-from paired_scenes import COUNTED, paired_gain
+from paired import paired_gain
 
-from dicecam.commands.eval import read_labelled
-from dicecam.vision.dataset import read_dataset
-from dicecam.vision.decode import load_image
-from dicecam.vision.metrics import score_photo
 from dicecam.vision.reader import DETECTOR_FILE, READER_FILE, WHOLE_DIE_FILE, DiceReader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,26 +98,16 @@ def acceptance(folder: Path) -> dict[str, Any]:
             "failed": [line.split(" ", 1)[1].split(" - ")[0] for line in lines if line.startswith("FAILED ")]}
 
 
-def photo_counts(reader: DiceReader, dataset: Path, split: str, *, count: bool) -> np.ndarray:
-    """Per photo of `dataset`'s `split`, as `dicecam eval` reads it: labelled, predicted and
-    right dice (photos, 3), what read F1 is made of."""
-    rows = []
-    for photo in read_dataset(dataset, split=None if split == "all" else split):
-        read = read_labelled(reader, photo, load_image(photo.path), count=len(photo.dice) if count else None)
-        score = score_photo(photo.dice, read)
-        rows.append([getattr(score, name) for name in COUNTED])
-    return np.array(rows, np.int64).reshape(-1, len(COUNTED))
-
-
-def gains(before: DiceReader, after: DiceReader, dataset: Path, split: str) -> dict[str, list[float]]:
-    """The candidate's read F1 gain over the other folder on the same photos, with its 95%
-    interval (gain, low, high), without and with each photo's labelled count."""
-    out = {}
-    for name, count in (("plain", False), ("count", True)):
-        gain = paired_gain(photo_counts(before, dataset, split, count=count),
-                           photo_counts(after, dataset, split, count=count))
-        out[name] = [round(v, 4) for v in gain]
-    return out
+def compare(before: DiceReader, after: DiceReader, dataset: Path,
+            split: str) -> tuple[dict[str, int], dict[str, list[float]]]:
+    """The dice the candidate (`after`) wins and loses without the count (`dice_diff.summary`),
+    and its read F1 gain over `before` on the same photos with its 95% interval (gain, low,
+    high), without and with each photo's labelled count: each photo read once each way."""
+    found, first, second = compared(before, after, dataset, split, count=False)
+    gain = {"plain": paired_gain(first, second)}
+    _, first, second = compared(before, after, dataset, split, count=True)
+    gain["count"] = paired_gain(first, second)
+    return summary(found, low_confidence=before.low_confidence), {k: [round(v, 4) for v in g] for k, g in gain.items()}
 
 
 def _figures(result: dict[str, Any]) -> dict[str, float]:
@@ -149,8 +134,7 @@ def report(folder: Path, against: Path, datasets: list[Path], *, split: str, sce
         for name, models in (("candidate", folder), ("against", against)):
             row[name] = {"plain": _figures(evaluate(models, dataset, split, count=False)),
                          "count": _figures(evaluate(models, dataset, split, count=True))}
-        row["dice"] = summary(diff(before, after, dataset, split, count=False), low_confidence=before.low_confidence)
-        row["gain"] = gains(before, after, dataset, split)
+        row["dice"], row["gain"] = compare(before, after, dataset, split)
         row["missed"] = {name: {why: len(sides) for why, sides in missed(reader, dataset, split).items()}
                          for name, reader in (("candidate", after), ("against", before))}
         sets[dataset.name] = row

@@ -18,13 +18,15 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import numpy as np
 from missed_dice import dataset_parser
+from paired import COUNTED
 
 from dicecam.commands.eval import read_labelled
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
-from dicecam.vision.metrics import match_boxes
+from dicecam.vision.metrics import match_boxes, score_photo
 from dicecam.vision.reader import DiceReader
 
 
@@ -72,14 +74,26 @@ def changes(photo: str, truth: Dice, before: Dice, after: Dice) -> list[Change]:
 
 def diff(before: DiceReader, after: DiceReader, folder: Path, split: str, *, count: bool) -> list[Change]:
     """Every labelled die of `folder`'s `split` that the two readers do not both read right or both wrong."""
-    out = []
+    return compared(before, after, folder, split, count=count)[0]
+
+
+def compared(before: DiceReader, after: DiceReader, folder: Path, split: str, *,
+             count: bool) -> tuple[list[Change], np.ndarray, np.ndarray]:
+    """`diff`'s dice, and for each reader its counts per photo (photos, 3: labelled,
+    predicted and right dice, `paired.COUNTED`), from one reading of each photo."""
+    out: list[Change] = []
+    counts: tuple[list[list[int]], list[list[int]]] = ([], [])
     for photo in read_dataset(folder, split=None if split == "all" else split):
         image = load_image(photo.path)
         n = len(photo.dice) if count else None
         # As `dicecam eval` reads it: a single-die crop whole, a photo told its count where asked.
-        out += changes(photo.image, photo.dice, read_labelled(before, photo, image, count=n),
-                       read_labelled(after, photo, image, count=n))
-    return out
+        reads = read_labelled(before, photo, image, count=n), read_labelled(after, photo, image, count=n)
+        out += changes(photo.image, photo.dice, *reads)
+        for k, read in enumerate(reads):
+            score = score_photo(photo.dice, read)
+            counts[k].append([getattr(score, name) for name in COUNTED])
+    first, second = (np.array(c, np.int64).reshape(-1, len(COUNTED)) for c in counts)
+    return out, first, second
 
 
 def summary(found: list[Change], *, low_confidence: float) -> dict[str, int]:

@@ -49,3 +49,14 @@ def test_a_reader_that_finds_nothing_loses_every_die_the_shipped_one_reads_right
                 for p in read_dataset(SAMPLES) if not p.crop)
     assert right > 0
     assert [c.won for c in found if not c.photo.startswith("chase")] == [False] * right
+
+
+def test_compared_counts_each_photo_as_the_scoring_rule_does() -> None:
+    shipped, blind = DiceReader(), DiceReader(max_not_a_die=0.0, rescue_not_a_die=None)
+    found, first, second = dice_diff.compared(shipped, blind, SAMPLES, "all", count=False)
+    photos = read_dataset(SAMPLES)
+    assert found == dice_diff.diff(shipped, blind, SAMPLES, "all", count=False)
+    assert first.shape == second.shape == (len(photos), 3)
+    scores = [score_photo(p.dice, read_labelled(shipped, p, load_image(p.path))) for p in photos]
+    assert first.tolist() == [[s.labelled, s.predicted, s.right] for s in scores]
+    assert (second[:, 0] == first[:, 0]).all() and second[:, 2].sum() < first[:, 2].sum()
