@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 from missed_dice import dataset_parser
-from paired import COUNTED
+from paired import COUNTED, counts
 
 from dicecam.commands.eval import read_labelled
 from dicecam.vision.dataset import read_dataset
@@ -82,7 +82,7 @@ def compared(before: DiceReader, after: DiceReader, folder: Path, split: str, *,
     """`diff`'s dice, and for each reader its counts per photo (photos, 3: labelled,
     predicted and right dice, `paired.COUNTED`), from one reading of each photo."""
     out: list[Change] = []
-    counts: tuple[list[list[int]], list[list[int]]] = ([], [])
+    rows: tuple[list[list[int]], list[list[int]]] = ([], [])
     for photo in read_dataset(folder, split=None if split == "all" else split):
         image = load_image(photo.path)
         n = len(photo.dice) if count else None
@@ -90,9 +90,8 @@ def compared(before: DiceReader, after: DiceReader, folder: Path, split: str, *,
         reads = read_labelled(before, photo, image, count=n), read_labelled(after, photo, image, count=n)
         out += changes(photo.image, photo.dice, *reads)
         for k, read in enumerate(reads):
-            score = score_photo(photo.dice, read)
-            counts[k].append([getattr(score, name) for name in COUNTED])
-    first, second = (np.array(c, np.int64).reshape(-1, len(COUNTED)) for c in counts)
+            rows[k].append(counts(score_photo(photo.dice, read)))
+    first, second = (np.array(r, np.int64).reshape(-1, len(COUNTED)) for r in rows)
     return out, first, second
 
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from dicecam.vision.metrics import Score
+
 COUNTED = ("labelled", "predicted", "right")  # what read F1 is made of
+
+
+def counts(score: Score) -> list[int]:
+    """One photo's or scene's `COUNTED` figures, for `paired_gain`."""
+    return [getattr(score, name) for name in COUNTED]
 
 
 def read_f1(counts: np.ndarray) -> np.ndarray:

@@ -19,18 +19,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from paired import COUNTED, paired_gain, read_f1
+from paired import COUNTED, counts, paired_gain, read_f1
 from reader_options import reader_options, reader_settings
 from rendered_scenes import SEED, rendered, score_scene
 
-from dicecam.vision.metrics import Score
 from dicecam.vision.reader import DiceReader
 
 ROOT = Path(__file__).resolve().parents[1]
-
-def _counts(score: Score) -> list[int]:
-    return [getattr(score, name) for name in COUNTED]
-
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -49,15 +44,15 @@ def main(argv: list[str] | None = None) -> int:
         p.error("nothing to compare: give --option NAME=VALUE, --against DIR, or both")
     options = reader_options(args.option)
     readers = (DiceReader(args.models), DiceReader(args.against or args.models, settings=reader_settings(options)))
-    counts: tuple[list[list[int]], list[list[int]]] = ([], [])
+    rows: tuple[list[list[int]], list[list[int]]] = ([], [])
     extras = [0, 0]
     for s, readable in rendered(args.seed, args.scenes, upright=args.upright):
         assert s.boxes is not None  # a rendered scene knows its boxes
         for k, reader in enumerate(readers):
             score, on_dice, _, _ = score_scene(reader, s.image, s.boxes, s.values, readable, s.die_boxes)
-            counts[k].append(_counts(score))
+            rows[k].append(counts(score))
             extras[k] += on_dice
-    base, other = (np.array(c, np.int64).reshape(-1, len(COUNTED)) for c in counts)
+    base, other = (np.array(c, np.int64).reshape(-1, len(COUNTED)) for c in rows)
     gain, low, high = paired_gain(base, other, resamples=args.resamples)
     compared = " ".join([*([f"--against {args.against}"] if args.against else []), *args.option])
     result = {"scenes": args.scenes, "seed": args.seed, "upright": args.upright, "options": options,
