@@ -28,7 +28,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from bench_vision import DICE, SCENES, SIZES, table_photo
+from bench_vision import DICE, SIZES, scene_photo
 from reader_options import reader_options, reader_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     other = DiceReader(args.vs_models or args.models, settings=reader_settings(reader_options(args.option)))
     against = ", ".join([*args.option, *([f"the networks of {args.vs_models}"] if args.vs_models else [])])
     rows = []
-    for scene, source in SCENES.items():
+    for scene in DICE:
         for width, height in SIZES:
-            image = decode_image(table_photo(width, height, source=source))
+            image = decode_image(scene_photo(scene, width, height))
             count = DICE[scene] if args.dice or args.frames else None
             first = partial(default.read, image, count=count, search=not args.frames)
             second = partial(other.read, image, count=count, search=not args.frames)

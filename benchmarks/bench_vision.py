@@ -9,9 +9,13 @@ The photos are real sample photos (`sample_images/`) scaled to the photo's heigh
 padded onto a wood-like table, with sensor-like noise, stored as JPEG (quality 92) like a
 phone would; they are made once, before the timed subprocesses. Two scenes: `busy`, 21
 small dice (each under 20 px for the detector's first look, so every size gets the closer
-look: the worst case), `few`, 5 dice of a usual size in the frame, and `board`, 2 dice on
-a Catan board with its number tokens and harbours (the clutter a game table brings; its
-time against `few` at the same size is the clutter's cost). `--dice` tells the reader how
+look: the worst case), `few`, 5 dice of a usual size in the frame, `board`, 2 dice on a
+Catan board with its number tokens and harbours (the clutter a game table brings), and
+`board-plain`, its twin: the same photo with everything but its 2 labelled dice (boxes
+from `sample_images/labels.jsonl`) painted over in the table's own colour, so the same
+dice lie at the same size and place with no clutter. `board` over `board-plain` at the same
+size is the clutter's cost (the issue's bound: at most twice); `board` over `few` adds what
+small dice cost anywhere (a closer look). `--dice` tells the reader how
 many dice each photo shows, as a photo throw at the table does (`DICE`): where its rules
 keep fewer, the reader looks at the photo once more (`DiceReader.search`).
 """
@@ -40,13 +44,49 @@ SCENES = {
 }
 
 
+#: Scenes made from another's photo with only its dice left (`plain_twin`).
+TWINS = {"board-plain": "board"}
+
 #: How many dice each scene's photo shows (busy: 21 labelled and a dark red one nobody
 #: labelled, benchmarks/label_faults.jsonl).
-DICE = {"busy": 22, "few": 5, "board": 2}
+DICE = {"busy": 22, "few": 5, "board": 2, "board-plain": 2}
 
 
-def table_photo(width: int, height: int, seed: int = 0, source: Path = SCENES["busy"]):
-    """The source photo scaled to fit `height` (and `width`) and centred on a wood-grain table."""
+def plain_twin(source: Path, *, margin: float = 1.25):
+    """The sample photo `source` with everything but its labelled dice (each box grown
+    `margin` times, for its sides and shadow) painted the median colour of the photo's
+    border: the table it lies on, without what lies there besides the dice."""
+    import cv2
+    import numpy as np
+
+    from dicecam.vision.dataset import read_dataset
+
+    photo = cv2.imread(str(source))
+    assert photo is not None, source
+    labelled = {p.path.resolve(): p for p in read_dataset(ROOT / "sample_images")}[source.resolve()]
+    border = np.concatenate([photo[:8].reshape(-1, 3), photo[-8:].reshape(-1, 3),
+                             photo[:, :8].reshape(-1, 3), photo[:, -8:].reshape(-1, 3)])
+    twin = np.empty_like(photo)
+    twin[:] = np.median(border, axis=0)
+    h, w = photo.shape[:2]
+    for x0, y0, x1, y1 in labelled.dice.boxes:
+        cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) * margin / 2
+        a, b = max(0, round(cx - half)), max(0, round(cy - half))
+        c, d = min(w, round(cx + half)), min(h, round(cy + half))
+        twin[b:d, a:c] = photo[b:d, a:c]
+    return twin
+
+
+def scene_photo(scene: str, width: int, height: int) -> bytes:
+    """The JPEG of `scene` (a key of `SCENES` or `TWINS`) at `width` x `height`."""
+    if scene in TWINS:
+        return table_photo(width, height, source=plain_twin(SCENES[TWINS[scene]]))
+    return table_photo(width, height, source=SCENES[scene])
+
+
+def table_photo(width: int, height: int, seed: int = 0, source=SCENES["busy"]):
+    """The source photo (a path, or a BGR array) scaled to fit `height` (and `width`) and
+    centred on a wood-grain table."""
     import cv2
     import numpy as np
 
@@ -58,7 +98,7 @@ def table_photo(width: int, height: int, seed: int = 0, source: Path = SCENES["b
     shade = 0.85 + 0.1 * grain + 0.03 * noise
     wood = np.array([150, 190, 220], np.float32)  # BGR: light beech
     canvas = np.clip(shade[..., None] * wood, 0, 255).astype(np.uint8)
-    photo = cv2.imread(str(source))
+    photo = source if isinstance(source, np.ndarray) else cv2.imread(str(source))
     assert photo is not None, source
     fit = min(height / photo.shape[0], width / photo.shape[1])
     ph, pw = round(photo.shape[0] * fit), round(photo.shape[1] * fit)
@@ -138,10 +178,10 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         photos = []
-        for scene, source in SCENES.items():
+        for scene in DICE:
             for width, height in SIZES:
                 photos.append((scene, Path(tmp) / f"{scene}_{width}x{height}.jpg"))
-                photos[-1][1].write_bytes(table_photo(width, height, source=source))
+                photos[-1][1].write_bytes(scene_photo(scene, width, height))
         for scene, photo in photos:
             row = _run_worker(photo, args, DICE[scene] if args.dice else None)
             if row is None:
@@ -163,7 +203,21 @@ def main() -> int:
                   f"| {r['decode']['median_ms']} / {r['decode']['p90_ms']} "
                   f"| {r['recognition']['median_ms']} / {r['recognition']['p90_ms']} | {r['dice_found']} "
                   f"| {r['rss_after_load_mb']} MB | {r['peak_rss_mb']} MB |")
+        print("\n" + clutter_cost(rows))
     return 0
+
+
+def clutter_cost(rows: list[dict]) -> str:
+    """One line per size: `board`'s median time over its plain twin's (the clutter's cost)
+    and over `few`'s (the clutter and the closer look its small dice need)."""
+    ms = {(r["scene"], r["size"]): r["recognition"]["median_ms"] for r in rows}
+    lines = []
+    for width, height in SIZES:
+        size = f"{width}x{height}"
+        board, plain, few = (ms.get((scene, size)) for scene in ("board", "board-plain", "few"))
+        if board and plain and few:
+            lines.append(f"{size}: board / board-plain {board / plain:.2f}x, board / few {board / few:.2f}x")
+    return "clutter's cost (recognition, median): " + "; ".join(lines)
 
 
 def _run_worker(photo: Path, args: argparse.Namespace, count: int | None = None) -> dict | None:

@@ -29,8 +29,8 @@ def test_paired_times_runs_both_in_turn_and_tells_the_slower_one() -> None:
 def test_a_setting_that_changes_nothing_costs_about_nothing(capsys) -> None:
     assert bench_option.main(["--option", "check_below=0.9", "--repeats", "3", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r["size"] for r in rows] == ["640x480", "1920x1080", "4032x3024"] * 3
-    assert {r["scene"] for r in rows} == {"busy", "few", "board"}
+    assert [r["size"] for r in rows] == ["640x480", "1920x1080", "4032x3024"] * 4
+    assert {r["scene"] for r in rows} == {"busy", "few", "board", "board-plain"}
     for r in rows:
         assert r["first_ms"] > 0 and r["second_ms"] > 0
         # The same reading twice: the difference is noise, well under either time.
