@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import cv2
 import numpy as np
 import onnxruntime as ort
@@ -43,6 +45,22 @@ OTHER_COLOURS = (
 DOUBT_VIEWS = SAME_FACE + OTHER_COLOURS
 
 
+#: Where a crop was cut: the scale of the halving it came from and its box there.
+CropKey = tuple[float, ...]
+
+
+@dataclass
+class CropReadings:
+    """What the face reader has read of one photo, while that photo is being read: each
+    crop's class probabilities and the summed probabilities of its extra views, by where
+    the crop was cut (`CropKey`). A count's search reads the first look's boxes again with
+    the boxes it adds; a crop cut from the same place reads the same, so only the new ones
+    go to the network (`FaceReader.read`'s `readings`)."""
+
+    crops: dict[CropKey, np.ndarray] = field(default_factory=dict)
+    views: dict[tuple[CropKey, str], np.ndarray] = field(default_factory=dict)
+
+
 class FaceReader:
     """Reads the face each box frames; its crop contract (scale, size, classes) travels in the ONNX file."""
 
@@ -54,25 +72,33 @@ class FaceReader:
         self.settings = settings
         self.doubt_views = DOUBT_VIEWS if settings.colours else SAME_FACE
 
-    def read(self, photo: Halvings, found: Candidates) -> Candidates:
-        """`found` with what each box shows: values, how surely, whether it is a die at all, its size."""
+    def read(self, photo: Halvings, found: Candidates, *, readings: CropReadings | None = None) -> Candidates:
+        """`found` with what each box shows: values, how surely, whether it is a die at all, its size.
+
+        With `readings` (this photo's earlier readings, added to), a crop already read is not read again.
+        """
         if not len(found):
             return Candidates.empty()
         boxes = found.boxes
         source, factor = self.crop_source(photo, boxes)
-        crops = self.crops(source, boxes * factor)
-        probs = self.classify(crops)
+        cut = boxes * factor
+        crops = self.crops(source, cut)
+        keys = _keys(cut, factor)
+        probs = self._classified(crops, keys, readings)
         typical = typical_side(boxes, (found.scores >= 0.5) & (probs[:, self.not_a_die] < 0.5))
         relative = relative_sides(boxes, typical)
         # A box well under the typical die often frames part of one (a single pip of a 2):
         # a crop of the typical size shows the whole face.
         small = relative < self.settings.reread_below
         if small.any():
-            crops[small] = self.crops(source, grown_to(boxes[small], typical) * factor)
-            probs[small] = self.classify(crops[small])
+            grown = grown_to(boxes[small], typical) * factor
+            crops[small] = self.crops(source, grown)
+            for i, key in zip(np.flatnonzero(small), _keys(grown, factor)):
+                keys[i] = key
+            probs[small] = self._classified(crops[small], [keys[i] for i in np.flatnonzero(small)], readings)
         # Only the final crops get a second look: most doubtful first crops are the small ones.
         likely = (1.0 - probs[:, self.not_a_die]) * found.scores
-        probs, views = self.second_look(crops, probs, priority=likely)
+        probs, views = self.second_look(crops, probs, priority=likely, keys=keys, readings=readings)
         values, held = self.values_held(probs, views)
         return Candidates(boxes, found.scores, values, held, probs[:, : self.not_a_die].max(axis=1),
                           probs[:, self.not_a_die], relative.astype(np.float32), lone=found.lone,
@@ -110,8 +136,19 @@ class FaceReader:
         """Class probabilities (N, 7) of reader inputs, one view each."""
         return _softmax(self.session.run(None, {"crops": crops})[0])
 
-    def second_look(self, crops: np.ndarray, probs: np.ndarray, *,
-                    priority: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _classified(self, crops: np.ndarray, keys: list[CropKey], readings: CropReadings | None) -> np.ndarray:
+        """`classify(crops)`, the crops of `keys` already in `readings` taken from there (and the others added)."""
+        if readings is None:
+            return self.classify(crops)
+        new = [i for i, key in enumerate(keys) if key not in readings.crops]
+        if new:
+            for i, p in zip(new, self.classify(crops[new])):
+                readings.crops[keys[i]] = p
+        return np.stack([readings.crops[key] for key in keys])
+
+    def second_look(self, crops: np.ndarray, probs: np.ndarray, *, priority: np.ndarray | None = None,
+                    keys: list[CropKey] | None = None,
+                    readings: CropReadings | None = None) -> tuple[np.ndarray, np.ndarray]:
         """`probs` with the doubtful crops' readings averaged over more views, and every
         crop's mean reading over those views (its `probs` where it was read once).
 
@@ -124,7 +161,8 @@ class FaceReader:
         holds. Clear crops are read once, so a photo of thirty clear dice costs one read of
         each, and so is a crop read as "not a die" with `views_below_not_a_die` or more, or
         likelier "not a die" than any face (unless `views_when_likeliest_no_die`). At
-        most `max_second_looks` crops get more reads, highest `priority` first.
+        most `max_second_looks` crops get more reads, highest `priority` first. With `readings`
+        (and each crop's `keys`), the views of a crop already looked at are not read again.
         """
         s = self.settings
         top = probs.max(axis=1)
@@ -143,16 +181,24 @@ class FaceReader:
         doubt = np.flatnonzero((top < s.turn_below) & looked & ~plain)
         check = np.flatnonzero((top >= s.turn_below) & (top < s.check_below) & checked)
         mean = probs.copy()
-        looks = [(rows, views) for rows, views in ((doubt, self.doubt_views), (check, CHECK_VIEWS)) if len(rows)]
+        looks = [(rows, views, kind) for rows, views, kind in ((doubt, self.doubt_views, "doubt"),
+                                                               (check, CHECK_VIEWS, "check")) if len(rows)]
         if not looks:
             return probs, mean
-        again = self.classify(np.concatenate([view(crops[rows]) for rows, views in looks for view in views]))
+        if readings is None or keys is None:  # nothing read before: every crop its own key
+            readings, keys = CropReadings(), [(float(i),) for i in range(len(crops))]
+        # Crops whose views were not read before, read in one batch over both kinds of look.
+        new = [[r for r in rows if (keys[r], kind) not in readings.views] for rows, _views, kind in looks]
+        batch = [view(crops[fresh]) for fresh, (_rows, views, _kind) in zip(new, looks) if fresh for view in views]
+        again = self.classify(np.concatenate(batch)) if batch else np.zeros((0, probs.shape[1]), np.float32)
         start = 0
-        for rows, views in looks:
-            end = start + len(rows) * len(views)
-            seen = again[start:end].reshape(len(views), len(rows), -1)
-            mean[rows] = (probs[rows] + seen.sum(axis=0)) / (1 + len(views))
-            start = end
+        for fresh, (rows, views, kind) in zip(new, looks):
+            if fresh:
+                end = start + len(fresh) * len(views)
+                for r, total in zip(fresh, again[start:end].reshape(len(views), len(fresh), -1).sum(axis=0)):
+                    readings.views[keys[r], kind] = total
+                start = end
+            mean[rows] = (probs[rows] + np.stack([readings.views[keys[r], kind] for r in rows])) / (1 + len(views))
         probs = probs.copy()
         probs[doubt] = mean[doubt]
         return probs, mean
@@ -169,6 +215,12 @@ class FaceReader:
         values = faces.argmax(axis=1)
         held = np.minimum(faces.max(axis=1), views[np.arange(len(values)), values])
         return values + 1, held.astype(np.float32)
+
+
+def _keys(cut: np.ndarray, factor: float) -> list[CropKey]:
+    """Where each crop is cut: the halving's scale and the box there (exact floats: a box
+    carried over from an earlier look is the same array row)."""
+    return [(float(factor), *map(float, box)) for box in cut]
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import Dice, Die
 from dicecam.vision.detector import DieDetector
-from dicecam.vision.face_reader import FaceReader
+from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
 from dicecam.vision.settings import ReaderSettings
@@ -86,9 +86,13 @@ class DiceReader:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses
         from: searched where the rules keep fewer than `count` (see `read`), and the
         likeliest of the others looked at by the whole-die check (`look_at_likeliest`)."""
-        found = self.candidates(image)
+        image = _as_bgr(image)
+        # One photo's halvings and readings for both looks: the search reads the first
+        # look's boxes again with its own, and those crops need no second run of the network.
+        photo, readings = Halvings(image), CropReadings()
+        found = self._candidates(image, photo, readings)
         if search and self.settings.search_missing and count > filled(found.kept, "kept").sum():
-            found = self.search(image, found)
+            found = self._search(image, found, photo, readings)
         if self.settings.check_count_fill:
             found = self.look_at_likeliest(image, found, count)
         return found
@@ -116,7 +120,11 @@ class DiceReader:
         finds beside them (`DieDetector.search`), all read and judged again together: the
         typical die, and each box's size against it, are the whole throw's."""
         image = _as_bgr(image)
-        photo = Halvings(image)
+        return self._search(image, found, Halvings(image))
+
+    def _search(self, image: np.ndarray, found: Candidates, photo: Halvings,
+                readings: CropReadings | None = None) -> Candidates:
+        """`search` with the photo's halvings and, where given, its crops' `readings` so far."""
         more = self.detector.search(photo, found)
         if not len(more):
             return found
@@ -125,7 +133,7 @@ class DiceReader:
             np.concatenate([found.die_boxes, more.die_boxes])
         seen = replace(Candidates.found(np.concatenate([found.boxes, more.boxes]),
                                         np.concatenate([found.scores, more.scores]), die_boxes=wholes), lone=lone)
-        return self._judged(image, photo, seen)
+        return self._judged(image, photo, seen, readings)
 
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
@@ -138,15 +146,20 @@ class DiceReader:
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""
         image = _as_bgr(image)
+        return self._candidates(image, Halvings(image))
+
+    def _candidates(self, image: np.ndarray, photo: Halvings, readings: CropReadings | None = None) -> Candidates:
+        """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings` added to)."""
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
-        photo = Halvings(image)
-        return self._judged(image, photo, self.detector.find(photo))
+        return self._judged(image, photo, self.detector.find(photo), readings)
 
-    def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates) -> Candidates:
+    def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates,
+                readings: CropReadings | None = None) -> Candidates:
         """`seen` (boxes of `image`, whose halvings are `photo`) read and judged, and the
-        kept ones looked at whole where the models folder has the check."""
-        judged = self.judge(self.face.read(photo, seen))
+        kept ones looked at whole where the models folder has the check (`readings`: the
+        crops of this photo read so far, added to)."""
+        judged = self.judge(self.face.read(photo, seen, readings=readings))
         if self.whole_die is None or not len(judged):
             return judged
         rescue = self.settings.rescue_not_a_die

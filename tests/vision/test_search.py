@@ -57,18 +57,18 @@ def test_the_second_look_adds_only_boxes_apart_from_the_first(reader) -> None:
 class Spy:
     def __init__(self, reader: DiceReader) -> None:
         self.calls = 0
-        self.search = reader.search
+        self.search = reader._search
 
-    def __call__(self, image, found):
+    def __call__(self, image, found, photo, readings=None):
         self.calls += 1
-        return self.search(image, found)
+        return self.search(image, found, photo, readings)
 
 
 @pytest.mark.parametrize(("count", "searched"), [(None, 0), (0, 0), (1, 0), (2, 1), (6, 1)])
 def test_the_photo_is_searched_only_when_a_known_count_lacks_dice(count, searched) -> None:
     reader = DiceReader()
     spy = Spy(reader)
-    reader.search = spy  # type: ignore[method-assign]
+    reader._search = spy  # type: ignore[method-assign]
     image, truth = board_throw(1920, 1080)  # the rules keep one die of its two, the 4
     found = reader.candidates(image)
     assert found.kept is not None and int(found.kept.sum()) == 1
@@ -81,7 +81,7 @@ def test_the_photo_is_searched_only_when_a_known_count_lacks_dice(count, searche
 def test_a_plain_throw_told_its_count_is_never_searched() -> None:
     reader = DiceReader()
     spy = Spy(reader)
-    reader.search = spy  # type: ignore[method-assign]
+    reader._search = spy  # type: ignore[method-assign]
     for photo in [p for p in PHOTOS if not p.crop and p.image.startswith("matteop65_wood")][:4]:
         reader.read(load_image(photo.path), count=len(photo.dice))
     assert spy.calls == 0
@@ -129,3 +129,66 @@ def test_the_search_s_weak_peaks_start_where_asked() -> None:
     strong = DiceReader(search_weak_score=plain.detector.min_score).detector.search(photo, found)
     assert weak.scores.min() < plain.detector.min_score <= strong.scores.min()
     assert len(strong) < len(weak)
+
+
+class CropCounter:
+    """Counts the crops the face reader's network reads."""
+
+    def __init__(self, reader: DiceReader) -> None:
+        self.crops = 0
+        self.classify = reader.face.classify
+
+    def __call__(self, crops):
+        self.crops += len(crops)
+        return self.classify(crops)
+
+
+@pytest.mark.parametrize(("width", "height", "fewer"), [
+    (640, 480, True),
+    (1920, 1080, True),
+    # The search's boxes change the median die, and the crops come from another halving:
+    # other pixels, read anew.
+    (4032, 3024, False),
+])
+def test_the_search_reads_again_only_the_crops_it_adds(width, height, fewer) -> None:
+    image, _ = board_throw(width, height)
+    reader = DiceReader()
+    counter = CropCounter(reader)
+    reader.face.classify = counter  # type: ignore[method-assign]
+    # Each look on its own: the search's reading starts from nothing.
+    found = reader.candidates(image)
+    first = counter.crops
+    apart = reader.search(image, found)
+    apart = reader.select(reader.look_at_likeliest(image, apart, 2), count=2)
+    separately = counter.crops - first
+    counter.crops = 0
+    together = reader.read(image, count=2)
+    # The same dice, values and confidences, to the last bit ...
+    assert np.array_equal(together.boxes, apart.boxes) and np.array_equal(together.values, apart.values)
+    assert np.array_equal(together.confidences, apart.confidences)
+    # ... for fewer crops: the first look's boxes are read once, not again with the search's.
+    assert first < counter.crops <= first + separately
+    assert (counter.crops < first + separately) == fewer
+
+
+def test_a_face_read_twice_with_its_readings_goes_to_the_network_once(reader) -> None:
+    from dicecam.vision.face_reader import CropReadings
+
+    image, _ = board_throw(640, 480)
+    photo = Halvings(image)
+    found = reader.detector.find(photo)
+    counter = CropCounter(reader)
+    reader.face.classify = counter  # type: ignore[method-assign]
+    try:
+        readings = CropReadings()
+        once = reader.face.read(photo, found, readings=readings)
+        read = counter.crops
+        again = reader.face.read(photo, found, readings=readings)
+        assert read > len(found) and counter.crops == read  # views included, nothing read twice
+        plain = reader.face.read(photo, found)
+        assert counter.crops == 2 * read  # without them, all of it again
+    finally:
+        del reader.face.classify
+    for a, b in ((once, again), (once, plain)):
+        assert np.array_equal(a.values, b.values) and np.array_equal(a.held, b.held)
+        assert np.array_equal(a.not_a_die, b.not_a_die) and np.array_equal(a.relative, b.relative)
