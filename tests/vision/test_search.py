@@ -158,8 +158,8 @@ def test_the_search_reads_again_only_the_crops_it_adds(width, height, fewer) -> 
     # Each look on its own: the search's reading starts from nothing.
     found = reader.candidates(image)
     first = counter.crops
-    apart = reader.search(image, found)
-    apart = reader.select(reader.look_at_likeliest(image, apart, 2), count=2)
+    searched = reader.search(image, found)
+    apart = reader.select(reader.look_at_likeliest(image, searched, 2), count=2)
     separately = counter.crops - first
     counter.crops = 0
     together = reader.read(image, count=2)
@@ -178,7 +178,7 @@ def test_a_face_read_twice_with_its_readings_goes_to_the_network_once(reader) ->
     photo = Halvings(image)
     found = reader.detector.find(photo)
     counter = CropCounter(reader)
-    reader.face.classify = counter  # type: ignore[method-assign]
+    reader.face.classify = counter
     try:
         readings = CropReadings()
         once = reader.face.read(photo, found, readings=readings)
