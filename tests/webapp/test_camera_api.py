@@ -342,13 +342,13 @@ def test_a_frame_never_searches_for_missing_dice_but_a_photo_throw_does(client, 
 
     reader = get_reader(app)
     looked: list[int] = []
-    search = reader.search
+    search = reader._search
 
-    def counted(image, found):
+    def counted(image, found, photo, readings=None):
         looked.append(1)
-        return search(image, found)
+        return search(image, found, photo, readings)
 
-    reader.search = counted
+    reader._search = counted
     try:
         gid = new_game(client)["id"]  # five dice expected; the photo shows two
         assert post_frame(client, gid, photo_bytes(BOARD_TWO_DICE)).status_code == 200
@@ -357,4 +357,4 @@ def test_a_frame_never_searches_for_missing_dice_but_a_photo_throw_does(client, 
         assert res.status_code in (200, 201), res.json
         assert looked == [1]
     finally:
-        del reader.search
+        del reader._search
