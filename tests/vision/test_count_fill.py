@@ -94,7 +94,7 @@ def test_a_live_frame_gets_the_checked_fill_but_no_search(reader, board, monkeyp
     def no_search(*args, **kwargs):
         raise AssertionError("a frame is not searched")
 
-    monkeypatch.setattr(reader, "search", no_search)
+    monkeypatch.setattr(reader, "_search", no_search)
     frame = reader.read(photo, count=count, search=False)
     np.testing.assert_array_equal(frame.boxes, reader.select(reader.look_at_likeliest(photo, found, count),
                                                               count=count).boxes)
