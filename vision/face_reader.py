@@ -93,9 +93,10 @@ class FaceReader:
         if small.any():
             grown = grown_to(boxes[small], typical) * factor
             crops[small] = self.crops(source, grown)
-            for i, key in zip(np.flatnonzero(small), _keys(grown, factor)):
+            regrown = _keys(grown, factor)
+            for i, key in zip(np.flatnonzero(small), regrown):
                 keys[i] = key
-            probs[small] = self._classified(crops[small], [keys[i] for i in np.flatnonzero(small)], readings)
+            probs[small] = self._classified(crops[small], regrown, readings)
         # Only the final crops get a second look: most doubtful first crops are the small ones.
         likely = (1.0 - probs[:, self.not_a_die]) * found.scores
         probs, views = self.second_look(crops, probs, priority=likely, keys=keys, readings=readings)
