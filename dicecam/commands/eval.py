@@ -36,6 +36,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--dice", action="store_true",
                         help="tell the reader how many dice each photo shows (its labelled count), "
                              "as the page does for a throw")
+    parser.add_argument("--max-dice", metavar="N", type=_dice_bound,
+                        help="score only the photos of at most N labelled dice (a throw at the table "
+                             "shows at most six; heaps of dice are not throws)")
     parser.add_argument("--misses", metavar="DIR", type=Path,
                         help="write each photo not read exactly, with its mistakes drawn on, into DIR")
     parser.add_argument("--json", action="store_true", help="print the scores as one JSON object")
@@ -67,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
     except DatasetError as exc:
         print(f"dicecam: {exc}", file=sys.stderr)
         return 2
+    if args.max_dice is not None:
+        photos = [p for p in photos if len(p.dice) <= args.max_dice]
+        if not photos:
+            print(f"dicecam: no photo of {args.dataset} (split {args.split}) shows at most "
+                  f"{args.max_dice} labelled dice", file=sys.stderr)
+            return 2
     if args.misses is not None:
         try:
             args.misses.mkdir(parents=True, exist_ok=True)
@@ -120,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     read_ms = 1000 * seconds / max(1, len(photos) - unreadable)
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": args.split, "count_given": args.dice,
+                          "max_dice": args.max_dice,
                           **result.to_dict(),
                           "mistakes_unsure": unsure[0], "right_unsure": unsure[1],
                           "silent_mistakes": result.mistakes - unsure[0],
@@ -139,6 +149,17 @@ def run(args: argparse.Namespace) -> int:
     return 2 if unreadable else 0
 
 
+def _dice_bound(text: str) -> int:
+    """`--max-dice`: a whole number of dice, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"the number of dice must be a whole number of at least 1, not {text!r}")
+    return value
+
+
 def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *, count: int | None = None) -> Dice:
     """The reader's dice for one labelled photo (told `count` when given); a single-die crop
     is read whole (see above)."""
@@ -156,6 +177,7 @@ def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *
 def _print_table(args: argparse.Namespace, s, unsure, silent_throws: int, low_confidence: float,
                  unreadable: int, read_ms: float) -> None:
     told = ", told each photo's count of dice" if args.dice else ""
+    told += f", photos of at most {args.max_dice} dice" if args.max_dice is not None else ""
     print(f"{args.dataset} (split {args.split}{told}): {s.photos} photos, "
           f"{s.labelled} dice labelled, {s.predicted} found, {s.matched} matched, {s.right} read right")
     rows = [

@@ -117,6 +117,23 @@ def test_eval_names_the_splits_there_are(capsys):
     assert status == 2 and "splits there: dev, train" in err
 
 
+@pytest.mark.parametrize("bound", ["0", "-2", "six", "2.5"])
+def test_eval_refuses_a_bound_on_the_dice_that_is_not_a_count(capsys, bound):
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", str(SAMPLES), "--max-dice", bound])
+    assert exit_.value.code == 2
+    assert f"the number of dice must be a whole number of at least 1, not '{bound}'" in capsys.readouterr().err
+
+
+def test_eval_says_when_no_photo_is_small_enough(capsys, tmp_path):
+    labels = [{"value": int(v), "box": [float(c) for c in b]} for v, b in zip(BYLER.dice.values, BYLER.dice.boxes)]
+    assert len(labels) > 1
+    root = _dataset(tmp_path / "set", [(BYLER, labels)])
+    status, lines, err = run_cli(capsys, "eval", str(root), "--max-dice", str(len(labels) - 1))
+    assert status == 2 and lines == []
+    assert f"no photo of {root} (split dev) shows at most {len(labels) - 1} labelled dice" in err
+
+
 def test_eval_refuses_a_misses_folder_it_cannot_create(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -194,6 +211,17 @@ def test_eval_on_the_samples(capsys, reader):
     # eval's figures are the dataset rule applied to the library's readings, photo by photo.
     exact = sum(score_photo(p.dice, _reading_dice(reader, p)).exact for p in PHOTOS)
     assert result["exact"] == exact and result["exact_roll_rate"] == pytest.approx(exact / len(PHOTOS), abs=1e-4)
+
+
+@pytest.mark.parametrize("bound", [1, 5, 6])
+def test_eval_scores_only_the_photos_of_at_most_so_many_dice(capsys, reader, bound):
+    status, lines, _ = run_cli(capsys, "eval", str(SAMPLES), "--split", "all", "--json", "--max-dice", str(bound))
+    chosen = [p for p in PHOTOS if len(p.dice) <= bound]
+    assert status == 0 and 0 < len(chosen) < len(PHOTOS)
+    result = json.loads(lines[0])
+    assert result["max_dice"] == bound and result["photos"] == len(chosen)
+    assert result["labelled"] == sum(len(p.dice) for p in chosen)
+    assert result["exact"] == sum(score_photo(p.dice, _reading_dice(reader, p)).exact for p in chosen)
 
 
 def _dataset(root: Path, rows: list[tuple]) -> Path:
