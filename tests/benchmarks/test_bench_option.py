@@ -29,7 +29,7 @@ def test_paired_times_runs_both_in_turn_and_tells_the_slower_one() -> None:
 def test_a_setting_that_changes_nothing_costs_about_nothing(capsys) -> None:
     assert bench_option.main(["--option", "check_below=0.9", "--repeats", "3", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r["size"] for r in rows] == ["640x480", "1920x1080", "4032x3024"] * 4
+    assert [r["size"] for r in rows] == ["640x480", "1920x1080", "3024x3024", "4032x3024"] * 4
     assert {r["scene"] for r in rows} == {"busy", "few", "board", "board-plain"}
     for r in rows:
         assert r["first_ms"] > 0 and r["second_ms"] > 0
@@ -46,7 +46,7 @@ def test_a_copy_of_the_networks_is_timed_against_them(tmp_path, capsys) -> None:
     assert bench_option.main(["--vs-models", str(tmp_path), "--repeats", "2"]) == 0
     out = capsys.readouterr().out
     assert f"the networks of {tmp_path}" in out
-    assert out.count("| busy |") == 3 and out.count("| board |") == 3
+    assert out.count("| busy |") == len(bench_option.SIZES) == out.count("| board |")  # a row a size
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -65,7 +65,7 @@ def test_nothing_to_compare_is_refused_with_a_reason(argv, message, capsys) -> N
     (["--frames"], True, False),  # as the live camera reads a frame
 ])
 def test_both_readers_are_told_each_photos_count_and_whether_to_search(flags, counted, searched, monkeypatch) -> None:
-    from bench_vision import DICE
+    from bench_vision import DICE, SIZES
 
     from dicecam.vision.reader import DiceReader
 
@@ -77,7 +77,8 @@ def test_both_readers_are_told_each_photos_count_and_whether_to_search(flags, co
     monkeypatch.setattr(DiceReader, "read", read)
     assert bench_option.main(["--option", "check_count_fill=0", "--repeats", "1", *flags]) == 0
     # Each photo: a warm-up and a turn for each reader, scene by scene as DICE lists them.
-    assert told == [(DICE[scene] if counted else None, searched) for scene in DICE for _ in range(3) for _ in range(4)]
+    assert told == [(DICE[scene] if counted else None, searched)
+                    for scene in DICE for _ in range(len(SIZES)) for _ in range(4)]
 
 
 def test_dice_and_frames_are_one_or_the_other(capsys) -> None:
