@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dicecam.commands._dice import dice_number
+
 if TYPE_CHECKING:  # the models load only when a command runs
     import numpy as np
 
@@ -36,7 +38,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--dice", action="store_true",
                         help="tell the reader how many dice each photo shows (its labelled count), "
                              "as the page does for a throw")
-    parser.add_argument("--max-dice", metavar="N", type=_dice_bound,
+    parser.add_argument("--max-dice", metavar="N", type=dice_number(1),
                         help="score only the photos of at most N labelled dice (a throw at the table "
                              "shows at most six; heaps of dice are not throws)")
     parser.add_argument("--misses", metavar="DIR", type=Path,
@@ -147,17 +149,6 @@ def run(args: argparse.Namespace) -> int:
     if args.misses is not None:
         _write_miss_list(args.misses, misses)
     return 2 if unreadable else 0
-
-
-def _dice_bound(text: str) -> int:
-    """`--max-dice`: a whole number of dice, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"the number of dice must be a whole number of at least 1, not {text!r}")
-    return value
 
 
 def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *, count: int | None = None) -> Dice:

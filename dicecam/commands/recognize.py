@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from dicecam.commands._dice import dice_number
+
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -23,22 +25,12 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--annotate", metavar="DIR", type=Path, help="write each photo with its dice drawn on into DIR")
     parser.add_argument("--models", metavar="DIR", type=Path,
                         help="folder with the ONNX models (default: $DICECAM_MODELS, else the shipped ones)")
-    parser.add_argument("--dice", metavar="N", type=_count,
+    parser.add_argument("--dice", metavar="N", type=dice_number(0, 100),
                         help="each photo shows N dice (a throw of N): read the N likeliest, and mark "
                              "with ? any the reader had to add or was torn between")
     parser.add_argument("--crop", action="store_true",
                         help="each photo is one die filling the frame (a close crop): read it as that die")
     parser.set_defaults(run=run)
-
-
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= 100:
-        raise argparse.ArgumentTypeError(f"the number of dice must be a whole number from 0 to 100, not {text!r}")
-    return n
 
 
 # A photo this small and this square that shows at most one die is most likely a close

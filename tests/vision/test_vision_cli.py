@@ -125,6 +125,14 @@ def test_eval_refuses_a_bound_on_the_dice_that_is_not_a_count(capsys, bound):
     assert f"the number of dice must be a whole number of at least 1, not '{bound}'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("count", ["-1", "101", "two", "2.5"])
+def test_recognize_refuses_a_count_of_dice_it_cannot_take(capsys, count):
+    with pytest.raises(SystemExit) as exit_:
+        main(["recognize", "--dice", count, str(WOOD.path)])
+    assert exit_.value.code == 2
+    assert f"the number of dice must be a whole number from 0 to 100, not '{count}'" in capsys.readouterr().err
+
+
 def test_eval_says_when_no_photo_is_small_enough(capsys, tmp_path):
     labels = [{"value": int(v), "box": [float(c) for c in b]} for v, b in zip(BYLER.dice.values, BYLER.dice.boxes)]
     assert len(labels) > 1
