@@ -61,11 +61,9 @@ def plain_twin(source: Path, *, margin: float = 1.25):
     import cv2
     import numpy as np
 
-    from dicecam.vision.dataset import read_dataset
-
     photo = cv2.imread(str(source))
     assert photo is not None, source
-    labelled = {p.path.resolve(): p for p in read_dataset(ROOT / "sample_images")}[source.resolve()]
+    labelled = sample_labels(source)
     border = np.concatenate([photo[:8].reshape(-1, 3), photo[-8:].reshape(-1, 3),
                              photo[:, :8].reshape(-1, 3), photo[:, -8:].reshape(-1, 3)])
     twin = np.empty_like(photo)
@@ -77,6 +75,13 @@ def plain_twin(source: Path, *, margin: float = 1.25):
         c, d = min(w, round(cx + half)), min(h, round(cy + half))
         twin[b:d, a:c] = photo[b:d, a:c]
     return twin
+
+
+def sample_labels(source: Path):
+    """The labelled photo of `sample_images/labels.jsonl` that is `source`."""
+    from dicecam.vision.dataset import read_dataset
+
+    return next(p for p in read_dataset(ROOT / "sample_images") if p.path.resolve() == source.resolve())
 
 
 def scene_photo(scene: str, width: int, height: int) -> bytes:

@@ -11,15 +11,11 @@ from bench_vision import (  # benchmarks/ is on pytest's pythonpath
     TWINS,
     clutter_cost,
     plain_twin,
+    sample_labels,
     scene_photo,
 )
 
-from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import decode_image
-
-
-def _labelled(path):
-    return next(p for p in read_dataset(SCENES["board"].parents[1]) if p.path.resolve() == path.resolve())
 
 
 def test_the_plain_twin_keeps_the_dice_and_paints_over_everything_else() -> None:
@@ -27,7 +23,7 @@ def test_the_plain_twin_keeps_the_dice_and_paints_over_everything_else() -> None
     photo, twin = np.asarray(cv2.imread(str(source))), np.asarray(plain_twin(source))
     assert twin.shape == photo.shape
     kept = np.zeros(photo.shape[:2], dtype=np.bool_)
-    for x0, y0, x1, y1 in _labelled(source).dice.boxes:
+    for x0, y0, x1, y1 in sample_labels(source).dice.boxes:
         inner = (slice(int(np.ceil(y0)), int(y1)), slice(int(np.ceil(x0)), int(x1)))
         np.testing.assert_array_equal(twin[inner], photo[inner])  # each die exactly as photographed
         cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0)
@@ -40,7 +36,7 @@ def test_the_plain_twin_keeps_the_dice_and_paints_over_everything_else() -> None
 def test_the_twin_shows_as_many_dice_as_the_board_and_is_read_so() -> None:
     from dicecam.vision.reader import DiceReader
 
-    assert DICE["board-plain"] == DICE["board"] == len(_labelled(SCENES["board"]).dice)
+    assert DICE["board-plain"] == DICE["board"] == len(sample_labels(SCENES["board"]).dice)
     image = decode_image(scene_photo("board-plain", 1920, 1080))
     assert image.shape == (1080, 1920, 3)
     assert len(DiceReader().read(image)) == DICE["board-plain"]
