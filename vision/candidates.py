@@ -91,24 +91,32 @@ class Candidates:
         return replace(self, **{f.name: np.concatenate([getattr(self, f.name), getattr(other, f.name)])
                                 for f in fields(self) if getattr(self, f.name) is not None})
 
-    def confidence(self, fit: ConfidenceFit | None = None) -> np.ndarray:
-        """The reader's certainty, tempered by a weak peak, and at most the `fit`'s chance of being right."""
+    def confidence(self, fit: ConfidenceFit | None = None, *, whole_lifts_peak: float | None = None) -> np.ndarray:
+        """The reader's certainty, tempered by a weak peak (unless the whole-die check gives
+        the box `whole_lifts_peak` or more), and at most the `fit`'s chance of being right."""
         if not self.read:
             raise ValueError("candidates not read yet have no confidence")
         held = filled(self.held, "held")
-        conf = (held * np.minimum(1.0, self.scores / FULL_PEAK)).astype(np.float32)
+        peak = np.minimum(1.0, self.scores / FULL_PEAK)
+        if whole_lifts_peak is not None and self.whole is not None:
+            # A small die on a busy print is a weak peak; the check has seen its cube. The
+            # fit below still weighs the peak (S231b, which lifted it there too: 1 wrong die
+            # made sure for every 6-28 right ones).
+            peak = np.where(np.nan_to_num(self.whole, nan=0.0) >= whole_lifts_peak, 1.0, peak)
+        conf = (held * peak).astype(np.float32)
         if fit is None or not len(conf):
             return conf
         return np.minimum(conf, fit.probability(held, self.scores, filled(self.relative, "relative"), self.not_a_die))
 
-    def likelihood(self, fit: ConfidenceFit | None = None) -> np.ndarray:
+    def likelihood(self, fit: ConfidenceFit | None = None, *, whole_lifts_peak: float | None = None) -> np.ndarray:
         """How likely each box is a die of the throw, read right: what a known count ranks by."""
-        likely = self.confidence(fit) * (1.0 - filled(self.not_a_die, "not_a_die"))
+        likely = self.confidence(fit, whole_lifts_peak=whole_lifts_peak) * (1.0 - filled(self.not_a_die, "not_a_die"))
         if self.whole is not None:
             likely = likely * np.where(np.isnan(self.whole), 1.0, self.whole)
         return likely
 
-    def dice(self, fit: ConfidenceFit | None = None) -> Dice:
+    def dice(self, fit: ConfidenceFit | None = None, *, whole_lifts_peak: float | None = None) -> Dice:
         """The kept rows as the result type, in reading order (all rows where none were judged)."""
         rows = self if self.kept is None else self.take(self.kept)
-        return Dice(rows.boxes, filled(rows.values, "values"), rows.confidence(fit)).sorted()
+        return Dice(rows.boxes, filled(rows.values, "values"),
+                    rows.confidence(fit, whole_lifts_peak=whole_lifts_peak)).sorted()

@@ -109,7 +109,7 @@ class DiceReader:
         unseen = np.flatnonzero(~kept & np.isnan(found.whole))
         if not len(unseen):
             return found
-        rank = found.likelihood(self.confidence_fit)
+        rank = found.likelihood(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
         look = unseen[np.argsort(-rank[unseen], kind="stable")[: 2 * missing + 2]]
         whole = found.whole.copy()
         whole[look] = self.whole_die.probability(_as_bgr(image), found.boxes[look])
@@ -138,7 +138,7 @@ class DiceReader:
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
         if count is None:
-            return found.dice(self.confidence_fit)
+            return found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
         if count < 0:
             raise ValueError(f"a throw cannot show {count} dice")
         return self._counted(found, count)
@@ -219,8 +219,9 @@ class DiceReader:
         fit = self.confidence_fit
         if not len(found) or count == 0:
             return Dice.empty()
-        conf = found.confidence(fit)
-        rank = found.likelihood(fit)
+        lifts = self.settings.whole_lifts_peak
+        conf = found.confidence(fit, whole_lifts_peak=lifts)
+        rank = found.likelihood(fit, whole_lifts_peak=lifts)
         judged = filled(found.kept, "kept")
         kept = np.flatnonzero(judged)
         others = np.flatnonzero(~judged)

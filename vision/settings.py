@@ -59,7 +59,8 @@ class ReaderSettings:
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
-    under `low_confidence` are shown to players as unsure.
+    under `low_confidence` are shown to players as unsure. A weak peak lowers a die's
+    confidence, unless the whole-die check gives it `whole_lifts_peak` or more (None: always).
     """
 
     min_score: float | None = None
@@ -94,6 +95,7 @@ class ReaderSettings:
     off_die_sure: float | None = None
     max_face_drop: float | None = None
     capped: bool = True
+    whole_lifts_peak: float | None = 0.8
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -139,3 +140,21 @@ def test_a_fit_file_from_before_the_die_weight_reads_as_it_did():
     assert fit.die == 0.0
     held, scores, rel = [0.9, 0.6], [0.7, 0.4], [1.0, 0.7]
     np.testing.assert_allclose(fit.probability(held, scores, rel, [0.5, 0.9]), fit.probability(held, scores, rel))
+
+
+@pytest.mark.parametrize(("whole", "lifted"), [(0.95, True), (0.8, True), (0.79, False), (np.nan, False)])
+def test_a_weak_peak_lowers_a_die_unless_the_whole_die_check_saw_its_cube(whole, lifted):
+    seen = replace(_readings([0.9], [0.3], [1.0]), whole=np.array([whole], np.float32))
+    conf = seen.confidence(whole_lifts_peak=0.8)[0]
+    assert conf == pytest.approx(0.9 if lifted else 0.9 * 0.3 / 0.5, rel=1e-5)
+    assert seen.confidence()[0] == pytest.approx(0.9 * 0.3 / 0.5, rel=1e-5), "without the setting: as before"
+
+
+@given(st.lists(st.tuples(chance, chance, size, chance), min_size=1, max_size=8), st.floats(0.0, 1.0))
+def test_the_check_lifts_a_confidence_but_never_past_the_reading_or_the_fit(rows, lifts):
+    held, scores, relative, whole = (np.array(column) for column in zip(*rows))
+    seen = replace(_readings(held, scores, relative), whole=whole.astype(np.float32))
+    lifted, plain = seen.confidence(SHIPPED, whole_lifts_peak=lifts), seen.confidence(SHIPPED)
+    assert np.all(lifted >= plain - 1e-6)
+    assert np.all(lifted <= held + 1e-6)
+    assert np.all(lifted <= SHIPPED.probability(held, scores, relative, seen.not_a_die) + 1e-6)

@@ -51,13 +51,24 @@ def test_the_die_is_only_a_weak_peak(image, threshold):
 
 
 def test_a_weak_peak_read_plainly_is_kept_with_a_tempered_confidence(image, threshold):
-    weak = DiceReader(min_score=threshold)
+    weak = DiceReader(min_score=threshold, whole_lifts_peak=None)
     found = weak.read(image)
     assert score_photo(PHOTO.dice, found).exact == 1
     i = _at(found, WEAK_DIE)
     # The confidence is the reading's certainty times min(1, peak / 0.5), so a die found
     # only by a peak under the threshold stays under threshold / 0.5, however sure the read.
     assert found.values[i] == 6 and found.confidences[i] < threshold / 0.5
+
+
+def test_a_weak_peak_whose_cube_the_check_sees_is_not_tempered(image, threshold):
+    """The whole-die check saw this die whole (0.8 or more), so its weak peak no longer marks it down."""
+    lifted, tempered = DiceReader(min_score=threshold), DiceReader(min_score=threshold, whole_lifts_peak=None)
+    seen = lifted.candidates(image)
+    row = _at(Dice(seen.boxes, np.ones(len(seen), np.int64), seen.scores), WEAK_DIE)
+    assert row is not None and seen.whole is not None and seen.whole[row] >= lifted.settings.whole_lifts_peak
+    found, before = lifted.read(image), tempered.read(image)
+    i = _at(found, WEAK_DIE)
+    assert found.values[i] == 6 and found.confidences[i] > before.confidences[i]
 
 
 @pytest.mark.parametrize("options", [{"weak_score": None}, {"weak_sure": 1.01}],
