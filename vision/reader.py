@@ -163,8 +163,14 @@ class DiceReader:
         if self.whole_die is None or not len(judged):
             return judged
         rescue = self.settings.rescue_not_a_die
-        # Boxes dropped only as "not a die" get a look too: the check may see a die there.
-        also = None if rescue is None else filled(self.judge(judged, max_not_a_die=rescue).kept, "kept")
+        # Boxes dropped only as "not a die", or as weak peaks read fairly plainly, get a look
+        # too: the check may see a die there.
+        relaxed: dict[str, Any] = {}
+        if rescue is not None:
+            relaxed["max_not_a_die"] = rescue
+        if self.settings.weak_rescue is not None:
+            relaxed["weak_sure"] = self.settings.weak_rescue
+        also = filled(self.judge(judged, **relaxed).kept, "kept") if relaxed else None
         return self.judge(self.whole_die.look(image, judged, also=also))
 
     def detect(self, image: np.ndarray) -> Candidates:
@@ -190,6 +196,9 @@ class DiceReader:
         stray = (relative < s.min_relative_size) & (top * detected < s.keep_small_above)
         # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
         plain = (seen.scores >= self.detector.min_score) | (top >= s.weak_sure)
+        if s.weak_rescue is not None and seen.whole is not None:
+            # ... or where the check plainly sees a die (NaN, not looked at, rescues nothing).
+            plain |= (top >= s.weak_rescue) & (seen.whole >= s.rescue_whole)
         giant = relative > s.max_relative_size
         not_a_die = filled(seen.not_a_die, "not_a_die")
         die = not_a_die < s.max_not_a_die

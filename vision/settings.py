@@ -48,7 +48,8 @@ class ReaderSettings:
     Whole die: a kept box that the whole-die check (where the models folder has one)
     gives under `min_whole_die` of being a die is dropped. With `rescue_not_a_die` set, a
     box the rules drop only as "not a die" (from `max_not_a_die` up to it) is looked at
-    too and kept where the check gives it `rescue_whole` or more. Where the detector also boxes
+    too and kept where the check gives it `rescue_whole` or more; so is a weak peak read with
+    a top probability from `weak_rescue` up to `weak_sure` (None: not rescued). Where the detector also boxes
     whole dice, each box lies on the whole die (a peak of `whole_die_peak` or more; None:
     not used) nearest its centre, and of one whole die's kept faces only the uppermost
     is kept (the others are its side faces); a box on no whole die is kept only when read
@@ -91,6 +92,7 @@ class ReaderSettings:
     min_whole_die: float = 0.3
     rescue_not_a_die: float | None = 0.6
     rescue_whole: float = 0.9
+    weak_rescue: float | None = 0.5
     whole_die_peak: float | None = None
     off_die_sure: float | None = None
     max_face_drop: float | None = None

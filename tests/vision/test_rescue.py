@@ -1,6 +1,7 @@
 """A box the reader calls "not a die" is kept where the whole-die check plainly sees a die
 (`rescue_not_a_die`, `rescue_whole`): a small die on a printed hex looks like print to a
-reader that sees only its face."""
+reader that sees only its face. So is a weak peak the reader reads only fairly plainly
+(`weak_rescue`, S232)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,30 @@ def test_without_the_rescue_not_a_die_stands_whatever_the_check_says(reader) -> 
     assert reader.judge(one_box(0.1, 0.99), rescue_not_a_die=None).kept[0]
 
 
+def weak_box(top: float, whole: float | None) -> Candidates:
+    """A typical-sized face on a weak peak (0.35), read `top`, that the reader calls a die."""
+    f = np.float32
+    return Candidates(np.array([[10, 10, 40, 40]], f), np.array([0.35], f), np.array([3]), np.array([top], f),
+                      np.array([top], f), np.array([0.01], f), np.array([1.0], f), None, np.array([False]),
+                      None if whole is None else np.array([whole], f))
+
+
+@pytest.mark.parametrize(("top", "whole", "kept"), [
+    (0.85, np.nan, True),  # read plainly: kept without the check (`weak_sure`)
+    (0.6, np.nan, False),  # not looked at
+    (0.6, None, False),    # a models folder without the check
+    (0.6, 0.95, True),
+    (0.6, 0.90, True),     # at the threshold
+    (0.6, 0.89, False),
+    (0.5, 0.99, True),
+    (0.49, 0.99, False),   # the reader barely sees a face: the check cannot make one
+])
+def test_a_weak_peak_read_fairly_plainly_is_kept_where_the_check_plainly_sees_a_die(reader, top, whole, kept) -> None:
+    assert reader.min_score > 0.35 and (reader.settings.weak_sure, reader.settings.weak_rescue) == (0.8, 0.5)
+    assert bool(reader.judge(weak_box(top, whole)).kept[0]) is kept
+    assert not reader.judge(weak_box(0.6, 0.99), weak_rescue=None).kept[0]
+
+
 def test_the_check_looks_at_the_boxes_it_is_asked_to_besides_the_kept_ones(reader) -> None:
     photo = load_image(SAMPLES / "byler_d6" / "IMG_20191209_100248.jpg")
     found = reader.candidates(photo)
@@ -79,3 +104,22 @@ def test_on_a_game_table_the_rescue_finds_labelled_dice(reader, shared_datasets)
         right += sum(int(labelled.dice.values[t] == found.values[saved][q]) for t, q in pairs)
     assert rescued >= 5
     assert right > rescued / 2  # more real dice, read right, than anything else
+
+
+@pytest.mark.datasets("roboflow_dice")
+def test_on_a_game_table_weak_peaks_the_check_sees_whole_are_dice(reader, shared_datasets) -> None:
+    rescued = right = 0
+    for labelled in read_dataset(shared_datasets / "roboflow_dice", split="dev"):
+        found = reader.candidates(load_image(labelled.path))
+        if not len(found):
+            continue
+        kept, top = filled(found.kept, "kept"), filled(found.top, "top")
+        saved = kept & (found.scores < reader.min_score) & (top < reader.settings.weak_sure)
+        assert (found.whole[saved] >= reader.settings.rescue_whole).all()
+        off = filled(reader.judge(found, weak_rescue=None).kept, "kept")
+        assert np.array_equal(off, kept & ~saved)
+        rescued += int(saved.sum())
+        pairs = match_boxes(labelled.dice.boxes, found.boxes[saved])
+        right += sum(int(labelled.dice.values[t] == found.values[saved][q]) for t, q in pairs)
+    assert rescued >= 1
+    assert right > rescued / 2
