@@ -68,7 +68,11 @@ def weak_box(top: float, whole: float | None) -> Candidates:
 def test_a_weak_peak_read_fairly_plainly_is_kept_where_the_check_plainly_sees_a_die(reader, top, whole, kept) -> None:
     assert reader.min_score > 0.35 and (reader.settings.weak_sure, reader.settings.weak_rescue) == (0.8, 0.5)
     assert bool(reader.judge(weak_box(top, whole)).kept[0]) is kept
+
+
+def test_without_the_rescue_a_weak_peak_needs_a_plain_reading_whatever_the_check_says(reader) -> None:
     assert not reader.judge(weak_box(0.6, 0.99), weak_rescue=None).kept[0]
+    assert reader.judge(weak_box(0.85, np.nan), weak_rescue=None).kept[0]
 
 
 def test_the_check_looks_at_the_boxes_it_is_asked_to_besides_the_kept_ones(reader) -> None:
@@ -85,41 +89,35 @@ def test_the_check_looks_at_the_boxes_it_is_asked_to_besides_the_kept_ones(reade
     np.testing.assert_allclose(seen[also], reader.whole_die.probability(photo, found.boxes[also]), atol=1e-5)
 
 
+def _against_not_a_die(reader, found: Candidates) -> np.ndarray:
+    """The boxes the rules would drop as "not a die"."""
+    return filled(found.not_a_die, "not_a_die") >= reader.settings.max_not_a_die
+
+
+def _weak_and_not_plain(reader, found: Candidates) -> np.ndarray:
+    """The weak peaks the reader does not read plainly enough to keep alone."""
+    return (found.scores < reader.min_score) & (filled(found.top, "top") < reader.settings.weak_sure)
+
+
 @pytest.mark.datasets("roboflow_dice")
-def test_on_a_game_table_the_rescue_finds_labelled_dice(reader, shared_datasets) -> None:
+@pytest.mark.parametrize(("rescued_from", "off", "at_least"), [
+    (_against_not_a_die, {"rescue_not_a_die": None}, 5),
+    (_weak_and_not_plain, {"weak_rescue": None}, 1),
+], ids=["not a die", "weak peak"])
+def test_on_a_game_table_the_rescues_find_labelled_dice(reader, shared_datasets, rescued_from, off, at_least) -> None:
     rescued = right = 0
     for labelled in read_dataset(shared_datasets / "roboflow_dice", split="dev"):
         found = reader.candidates(load_image(labelled.path))
         if not len(found):
             continue
-        kept, not_a_die = filled(found.kept, "kept"), filled(found.not_a_die, "not_a_die")
-        saved = kept & (not_a_die >= reader.settings.max_not_a_die)
-        # Every box kept against the reader's "not a die" was looked at and plainly a die.
+        kept = filled(found.kept, "kept")
+        saved = kept & rescued_from(reader, found)
+        # Every box kept against the rule was looked at and plainly a die.
         assert (found.whole[saved] >= reader.settings.rescue_whole).all()
         # And without the rescue, exactly those boxes are dropped.
-        off = filled(reader.judge(found, rescue_not_a_die=None).kept, "kept")
-        assert np.array_equal(off, kept & ~saved)
+        assert np.array_equal(filled(reader.judge(found, **off).kept, "kept"), kept & ~saved)
         rescued += int(saved.sum())
         pairs = match_boxes(labelled.dice.boxes, found.boxes[saved])
         right += sum(int(labelled.dice.values[t] == found.values[saved][q]) for t, q in pairs)
-    assert rescued >= 5
+    assert rescued >= at_least
     assert right > rescued / 2  # more real dice, read right, than anything else
-
-
-@pytest.mark.datasets("roboflow_dice")
-def test_on_a_game_table_weak_peaks_the_check_sees_whole_are_dice(reader, shared_datasets) -> None:
-    rescued = right = 0
-    for labelled in read_dataset(shared_datasets / "roboflow_dice", split="dev"):
-        found = reader.candidates(load_image(labelled.path))
-        if not len(found):
-            continue
-        kept, top = filled(found.kept, "kept"), filled(found.top, "top")
-        saved = kept & (found.scores < reader.min_score) & (top < reader.settings.weak_sure)
-        assert (found.whole[saved] >= reader.settings.rescue_whole).all()
-        off = filled(reader.judge(found, weak_rescue=None).kept, "kept")
-        assert np.array_equal(off, kept & ~saved)
-        rescued += int(saved.sum())
-        pairs = match_boxes(labelled.dice.boxes, found.boxes[saved])
-        right += sum(int(labelled.dice.values[t] == found.values[saved][q]) for t, q in pairs)
-    assert rescued >= 1
-    assert right > rescued / 2
