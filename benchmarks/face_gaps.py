@@ -52,7 +52,7 @@ def photo_rows(reader: DiceReader, image: np.ndarray, boxes: np.ndarray, values:
     kept = found.take(np.asarray(found.kept, bool)) if len(found) else found
     if not len(kept):
         return []
-    sure = kept.confidence(reader.confidence_fit) >= reader.low_confidence
+    sure = reader.confidence(kept) >= reader.low_confidence
     read = np.asarray(kept.values)
     if oracle:
         at = holding_die(kept.boxes, boxes)

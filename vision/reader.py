@@ -109,7 +109,7 @@ class DiceReader:
         unseen = np.flatnonzero(~kept & np.isnan(found.whole))
         if not len(unseen):
             return found
-        rank = found.likelihood(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
+        rank = self.likelihood(found)
         look = unseen[np.argsort(-rank[unseen], kind="stable")[: 2 * missing + 2]]
         whole = found.whole.copy()
         whole[look] = self.whole_die.probability(_as_bgr(image), found.boxes[look])
@@ -134,6 +134,16 @@ class DiceReader:
         seen = replace(Candidates.found(np.concatenate([found.boxes, more.boxes]),
                                         np.concatenate([found.scores, more.scores]), die_boxes=wholes), lone=lone)
         return self._judged(image, photo, seen, readings)
+
+    def confidence(self, found: Candidates) -> np.ndarray:
+        """How sure each reading of judged `found` is, as the reader reports it (its fit and
+        settings applied): what players see as sure or unsure."""
+        return found.confidence(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
+
+    def likelihood(self, found: Candidates) -> np.ndarray:
+        """How likely each box of judged `found` is a die of the throw, read right: what a
+        known count ranks by."""
+        return found.likelihood(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
 
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
@@ -225,12 +235,10 @@ class DiceReader:
 
     def _counted(self, found: Candidates, count: int) -> Dice:
         """The `count` likeliest dice of `found` (see `read`)."""
-        fit = self.confidence_fit
         if not len(found) or count == 0:
             return Dice.empty()
-        lifts = self.settings.whole_lifts_peak
-        conf = found.confidence(fit, whole_lifts_peak=lifts)
-        rank = found.likelihood(fit, whole_lifts_peak=lifts)
+        conf = self.confidence(found)
+        rank = self.likelihood(found)
         judged = filled(found.kept, "kept")
         kept = np.flatnonzero(judged)
         others = np.flatnonzero(~judged)

@@ -46,7 +46,7 @@ def test_fewer_than_read_takes_the_likeliest_and_adds_nothing(reader, images, ph
     assert len(_same_boxes(fewer.boxes, every.boxes)) == len(fewer)
     found = reader.candidates(image)
     kept = found.take(found.kept)
-    rank = kept.likelihood(reader.confidence_fit)
+    rank = reader.likelihood(kept)
     taken = np.array([bool(_same_boxes(box[None], fewer.boxes)) for box in kept.boxes])
     # no die left out was likelier than a die taken
     assert rank[~taken].max(initial=0) <= rank[taken].min() + 1e-6

@@ -34,7 +34,7 @@ def test_the_check_looks_at_the_likeliest_dropped_boxes_two_for_each_missing_die
     newly = np.isnan(found.whole) & ~np.isnan(seen.whole)
     assert newly.sum() == min(2 * missing + 2, int(unseen.sum()))
     assert not (newly & ~unseen).any()
-    rank = found.likelihood(reader.confidence_fit)
+    rank = reader.likelihood(found)
     if (unseen & ~newly).any():
         assert rank[newly].min() >= rank[unseen & ~newly].max()  # the likeliest, not any
     np.testing.assert_array_equal(seen.whole[~newly], found.whole[~newly])  # NaN where it was NaN
