@@ -18,12 +18,18 @@ from dicecam.vision.metrics import match_boxes
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
 
+def _box(*, peak: float, top: float, not_a_die: float, whole: float | None) -> Candidates:
+    """One typical-sized face read as a 3 (`top` sure of it), its detector `peak`, the
+    reader's "not a die" and the check's word (None: a models folder without the check)."""
+    f = np.float32
+    return Candidates(np.array([[10, 10, 40, 40]], f), np.array([peak], f), np.array([3]), np.array([top], f),
+                      np.array([top], f), np.array([not_a_die], f), np.array([1.0], f), None, np.array([False]),
+                      None if whole is None else np.array([whole], f))
+
+
 def one_box(not_a_die: float, whole: float | None) -> Candidates:
     """A plain, sure, typical-sized face that only the reader's "not a die" may drop."""
-    f = np.float32
-    return Candidates(np.array([[10, 10, 40, 40]], f), np.array([1.0], f), np.array([3]), np.array([0.99], f),
-                      np.array([0.99], f), np.array([not_a_die], f), np.array([1.0], f), None, np.array([False]),
-                      None if whole is None else np.array([whole], f))
+    return _box(peak=1.0, top=0.99, not_a_die=not_a_die, whole=whole)
 
 
 @pytest.mark.parametrize(("not_a_die", "whole", "kept"), [
@@ -49,10 +55,7 @@ def test_without_the_rescue_not_a_die_stands_whatever_the_check_says(reader) -> 
 
 def weak_box(top: float, whole: float | None) -> Candidates:
     """A typical-sized face on a weak peak (0.35), read `top`, that the reader calls a die."""
-    f = np.float32
-    return Candidates(np.array([[10, 10, 40, 40]], f), np.array([0.35], f), np.array([3]), np.array([top], f),
-                      np.array([top], f), np.array([0.01], f), np.array([1.0], f), None, np.array([False]),
-                      None if whole is None else np.array([whole], f))
+    return _box(peak=0.35, top=top, not_a_die=0.01, whole=whole)
 
 
 @pytest.mark.parametrize(("top", "whole", "kept"), [
