@@ -22,6 +22,7 @@ from pathlib import Path
 
 from reader_options import reader_options, reader_settings
 
+from dicecam.commands.eval import read_labelled
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
@@ -47,7 +48,9 @@ def measure(reader: DiceReader, folder: Path, split: str | None,
         for photo, image in photos:
             changed, boxes = change(image, photo.dice.boxes)
             truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
-            found = reader.read(changed)
+            # A single-die crop (chase_dji) is read whole, as `dicecam eval` reads it: searched
+            # for dice like a photo, a 60 px crop shows none.
+            found = read_labelled(reader, photo, changed)
             scores.append(score_photo(truth, found))
             marked += unsure_counts(truth, found, reader.low_confidence)[0]
         s = total(scores)

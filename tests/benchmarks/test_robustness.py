@@ -50,3 +50,26 @@ def test_read_f1_is_bounded_by_what_was_found_and_read(scores) -> None:
     # Right values are at most the found dice, each read right or not: F1 <= recall x value accuracy x 2/(1+r).
     for row in scores.values():
         assert row["read_f1"] <= row["recall"] * row["value_accuracy"] / (0.5 + 0.5 * row["recall"]) + 1e-3
+
+
+def test_a_single_die_crop_is_read_whole_in_every_change(tmp_path) -> None:
+    # A crop set (box null, as chase_dji) searched like a photo shows no die at 60-100 px.
+    import json
+
+    import cv2
+
+    from dicecam.vision.dataset import read_dataset
+
+    photo = next(p for p in read_dataset(ROOT / "sample_images") if p.image.startswith("matteop65_wood/"))
+    x0, y0, x1, y1 = photo.dice.boxes[0]
+    pad = 0.15 * max(x1 - x0, y1 - y0)
+    image = robustness.load_image(photo.path)
+    crop = image[max(0, round(y0 - pad)):round(y1 + pad), max(0, round(x0 - pad)):round(x1 + pad)]
+    (tmp_path / "set").mkdir()
+    cv2.imwrite(str(tmp_path / "set" / "die.png"), crop)
+    (tmp_path / "set" / "labels.jsonl").write_text(json.dumps(
+        {"image": "die.png", "split": "dev", "size": [crop.shape[1], crop.shape[0]],
+         "dice": [{"value": int(photo.dice.values[0]), "box": None}]}) + "\n")
+    rows = robustness.measure(DiceReader(), tmp_path / "set", "dev", [robustness.AS_TAKEN, "phone turned (90 degrees)"])
+    for row in rows.values():
+        assert (row["recall"], row["value_accuracy"], row["mistakes"]) == (1.0, 1.0, 0)
