@@ -38,12 +38,14 @@ def add_parser(subparsers) -> None:
 # *in* a scene and can miss a die that is the whole picture.
 CROP_MAX_SIDE = 256
 CROP_MAX_ASPECT = 1.5
+# Under this many pixels a side no die's pips can be told apart: such a picture is no crop of one.
+CROP_MIN_SIDE = 16
 
 
 def looks_like_one_die(width: int, height: int, found: int) -> bool:
     """Whether a photo of this size, with `found` dice read, is probably a one-die crop."""
     side, other = max(width, height), min(width, height)
-    return found <= 1 and side <= CROP_MAX_SIDE and other > 0 and side / other <= CROP_MAX_ASPECT
+    return found <= 1 and CROP_MIN_SIDE <= other and side <= CROP_MAX_SIDE and side / other <= CROP_MAX_ASPECT
 
 
 def run(args: argparse.Namespace) -> int:

@@ -288,6 +288,9 @@ def test_eval_counts_an_unreadable_photo_and_exits_2(capsys, reader, tmp_path):
     (65, 69, 2, False),     # two dice: a scene, however small
     (640, 640, 0, False),   # a photo of the table with nothing found
     (200, 60, 0, False),    # a strip, not a die
+    (16, 16, 0, True),
+    (1, 1, 0, False),       # too few pixels to show any die's pips
+    (15, 20, 0, False),
     (0, 0, 0, False),
 ])
 def test_what_looks_like_a_one_die_crop(width, height, found, crop):
