@@ -48,8 +48,7 @@ def _blank_network(onnx_model) -> nn.Module:
         head = next(t for t in onnx_model.graph.initializer if len(t.dims) == 2)
         return FaceReader(contrast="ReduceMean" in ops, grid=head_grid(max(head.dims)))
     if "input_side" in meta:
-        stem_block = any(_module_path(node.name).startswith("stem.1.") for node in onnx_model.graph.node)
-        return DiceDetector(deep=_deep_in(onnx_model), stem_block=stem_block)
+        return DiceDetector(deep=_deep_in(onnx_model))
     raise RestoreError("the file is neither a dicecam detector nor a reader (no crop_size or input_side metadata)")
 
 

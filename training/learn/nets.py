@@ -56,19 +56,16 @@ class DiceDetector(nn.Module):
     channels instead (N x 9): at every cell inside a whole die, the log distances (in
     cells) to that die's left, top, right and bottom edges, so any face found there knows
     where its die's top edge is (a side face lies low on its die, under the top face).
-    Without `stem_block` the stem is its strided convolution alone: the separable block
-    after it runs at half resolution, a fifth of the detector's time at the count's 1,280 px
-    search (`training.learn.distil` teaches such a detector what a full one computes).
     """
 
     def __init__(self, width: int = 1, *, deep: int = 1, whole: bool = False, whole_stride: int = 4,
-                 whole_sides: bool = False, stem_block: bool = True) -> None:
+                 whole_sides: bool = False) -> None:
         super().__init__()
         # `deep` widens only the stride-8 and coarser layers: what tells a die from a board's
         # print is seen there, on a sixteenth of the cells, so it costs far less than `width`.
         c1, c2, c3 = 16 * width, 32 * width, STRIDE8_CHANNELS * width * deep
         c4 = 2 * c3
-        self.stem = nn.Sequential(conv_bn(3, c1, s=2), *([SepBlock(c1, c1)] if stem_block else []))  # /2
+        self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
         self.down4 = nn.Sequential(SepBlock(c1, c2, s=2), SepBlock(c2, c2))          # /4
         self.down8 = nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3))  # /8
         self.down16 = nn.Sequential(SepBlock(c3, c4, s=2), SepBlock(c4, c4), SepBlock(c4, c4))  # /16
@@ -154,8 +151,7 @@ def detector_of(state: dict[str, torch.Tensor]) -> DiceDetector:
     whole = any(name.startswith("whole_head.") for name in state)
     stride = int(state["whole_stride"]) if "whole_stride" in state else 4
     sides = whole and state["whole_head.2.weight"].shape[0] == 4
-    model = DiceDetector(deep=deep_of(state), whole=whole, whole_stride=stride, whole_sides=sides,
-                         stem_block=any(name.startswith("stem.1.") for name in state))
+    model = DiceDetector(deep=deep_of(state), whole=whole, whole_stride=stride, whole_sides=sides)
     if whole and "whole_stride" not in state:  # saved before the branch could sit elsewhere
         state = state | {"whole_stride": torch.tensor(4)}
     model.load_state_dict(state)
