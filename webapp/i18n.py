@@ -164,6 +164,10 @@ TEXTS: dict[str, dict[str, str]] = {
                             "(zum Korrigieren antippen).",
                       "en": "The tip depends on a die read unsurely: check it on the photo first "
                             "(tap it to correct it)."},
+    "small_dice": {"de": "Die Würfel sind auf dem Foto sehr klein: näher herangehen oder heranzoomen, "
+                         "dann werden sie sicherer erkannt.",
+                   "en": "The dice are very small in the photo: move closer or zoom in and they are read "
+                         "more reliably."},
     "unsure_ok": {"de": "Geprüft – stimmt so", "en": "Checked: they are right"},
     "unsure_ok_one": {"de": "Geprüft – stimmt so", "en": "Checked: it is right"},
     "score_now": {"de": "Jetzt eintragen", "en": "Score it now"},

@@ -3,9 +3,11 @@ display facts a page needs to draw it without knowing any rule of the game."""
 
 from __future__ import annotations
 
+import numpy as np
 from flask import current_app, url_for
 
 from dicecam.scoring import KeepRecap
+from dicecam.vision.sizes import too_small_to_read
 from dicecam.webapp import advice, games
 from dicecam.webapp.advice_json import bank_advice, review_json, throw_advice, unsure_positions
 from dicecam.webapp.games import Stored
@@ -43,6 +45,7 @@ def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = Fals
         "height": row.height,
         "low_confidence": row.low_confidence,
         "read_ms": row.read_ms,
+        "small_dice": small_dice(row),
         "created": row.created,
         "created_by": row.created_by,
         **throw_urls(stored.id, row),
@@ -67,6 +70,13 @@ def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = Fals
                        advice_exact=None, unsure=unsure_positions(row.dice, row.low_confidence),
                        advice_waits=False)
     return out
+
+
+def small_dice(row: ThrowRow) -> bool:
+    """Whether a photo throw's dice came out so small in the photo that they are read far
+    less reliably (`vision.sizes.READABLE_SIDE`): the page suggests moving closer."""
+    boxes = [d["box"] for d in row.dice_read if d.get("box")]
+    return row.source == "photo" and too_small_to_read(np.asarray(boxes, np.float32).reshape(-1, 4))
 
 
 def weigh_options(stored: Stored, options: list[dict]) -> None:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicecam.vision.sizes import grown_to, longer_sides, relative_sides, typical_side
+from dicecam.vision.sizes import READABLE_SIDE, grown_to, longer_sides, relative_sides, too_small_to_read, typical_side
 
 BOXES = np.array([[0, 0, 40, 38], [50, 0, 92, 40], [100, 0, 138, 41], [150, 0, 162, 10]], np.float32)
 
@@ -28,6 +28,19 @@ def test_no_boxes_give_well_shaped_results():
     assert typical_side(empty) == 0.0
     assert relative_sides(empty, 0.0).shape == (0,)
     assert grown_to(empty, 30.0).shape == (0, 4)
+
+
+@pytest.mark.parametrize(("sides", "small"), [
+    ([40, 42, 41], False),
+    ([20, 22, 21], True),
+    ([READABLE_SIDE - 1, READABLE_SIDE - 1, 60], True),  # the typical die is the median, not the biggest
+    ([READABLE_SIDE, READABLE_SIDE, 10], False),  # one stray small box does not make the throw small
+    ([READABLE_SIDE], False),
+    ([], False),  # nothing read: nothing to move closer for
+])
+def test_dice_too_small_to_read_by_their_typical_side(sides, small):
+    boxes = np.array([[0, 0, side, side * 0.9] for side in sides], np.float32).reshape(-1, 4)
+    assert too_small_to_read(boxes) is small
 
 
 def test_relative_sides_flag_the_stray_box():

@@ -234,3 +234,31 @@ def test_bytes_after_the_png_end_are_not_kept():
 
     data = png(64, 48)
     assert check_photo(data + b"junk" * 1000, DECODE_BUDGET) == data
+
+
+def test_dice_small_in_the_photo_make_the_throw_suggest_moving_closer(client):
+    from dicecam.vision.sizes import READABLE_SIDE, typical_side
+
+    data, _ = sample("IMG_20191209_100714.jpg")
+    gid = new_game(client)["id"]
+    as_taken = upload(client, gid, data).json
+    assert typical_side(np.array([d["box"] for d in as_taken["dice"]])) >= READABLE_SIDE
+    assert as_taken["small_dice"] is False
+
+    # The same throw from further away: every die read, each under the readable side.
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None
+    ok, far = cv2.imencode(".jpg", cv2.resize(image, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA))
+    assert ok
+    retaken = upload(client, gid, far.tobytes(), retake="true")
+    assert retaken.status_code == 201, retaken.json
+    assert len(retaken.json["dice"]) == 5
+    assert typical_side(np.array([d["box"] for d in retaken.json["dice"]])) < READABLE_SIDE
+    assert retaken.json["small_dice"] is True
+    assert client.get(f"/api/games/{gid}").json["throw"]["small_dice"] is True
+
+
+def test_typed_dice_never_suggest_moving_closer(client):
+    gid = new_game(client)["id"]
+    resp = client.post(f"/api/games/{gid}/throws", json={"dice": [1, 2, 3, 4, 5]})
+    assert resp.status_code == 201 and resp.json["small_dice"] is False

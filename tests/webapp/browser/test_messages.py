@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .checks import check_screen, untranslated
-from .play import start_game, text
+from .play import FIVE_DICE, photo_throw, start_game, text
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -30,3 +30,29 @@ def test_refusals_on_the_page_are_in_its_language(phones, base, screens, lang, t
     page.wait_for_selector("#toast.toast-error")
     assert not untranslated(page, lang), page.locator("#toast").inner_text()
     check_screen(phone, "refused-photo", screens)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_dice_small_in_the_photo_bring_a_hint_to_move_closer(phones, base, screens, lang, tmp_path):
+    import cv2
+
+    phone = phones(lang)
+    page = phone.page
+    start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    # The same throw taken from further away: its dice come out under the readable side.
+    far = tmp_path / "far.jpg"
+    image = cv2.imread(str(FIVE_DICE))
+    assert image is not None
+    cv2.imwrite(str(far), cv2.resize(image, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA))
+    photo_throw(phone, far, 5)
+    note = page.locator("#small-dice-note")
+    assert note.is_visible() and note.inner_text() == text("small_dice", lang)
+    check_screen(phone, "small-dice", screens)
+
+    # Taken again closer, as the hint says: the hint goes.
+    before = page.locator("#annotated").get_attribute("src")
+    page.click("#retake-btn")
+    page.set_input_files("#photo-input", str(FIVE_DICE))
+    page.wait_for_function("(src) => document.getElementById('annotated').getAttribute('src') !== src"
+                           " && !document.body.classList.contains('is-busy')", arg=before)
+    assert not note.is_visible()

@@ -79,6 +79,9 @@ export function renderThrowView(state) {
   warn.hidden = t.dice.length === t.expected_dice;
   warn.textContent = fmt('dice_count', {n: t.expected_dice, got: t.dice.length});
 
+  // Dice that came out tiny in the photo are where readings go wrong: say how to take the next one.
+  $('small-dice-note').hidden = !t.small_dice;
+
   // Unsure dice are named in words too: a reading that looks sure but is not costs points.
   const note = $('unsure-note');
   note.hidden = !unsure.size;
