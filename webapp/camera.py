@@ -5,7 +5,9 @@ on the long side) and answers the dice the shipped `DiceReader` finds in it, tol
 many the current throw must show (`expected_dice`): the same reading as a photo
 throw, so the live overlay and the throw that follows agree. Nothing is stored; the
 page decides when the scene has settled and then posts a full-size still as a normal
-photo throw (`POST /throws`).
+photo throw (`POST /throws`). With `?still_side=N` (the long side of the still the
+camera would take) the answer also says whether the dice would come out too small in
+that still to be read reliably (`small_dice`), so the page can ask to move closer first.
 
 Frames are cheap but many (several phones, several a second each), so they are
 bounded apart from photo throws:
@@ -27,9 +29,11 @@ import time
 from collections import deque
 from typing import ClassVar
 
+import numpy as np
 from flask import Blueprint, Flask, current_app, jsonify, request
 
 from dicecam.vision.decode import ImageError, read_header
+from dicecam.vision.sizes import too_small_to_read
 from dicecam.webapp import games, parse
 from dicecam.webapp.db import game_cache, get_store
 from dicecam.webapp.errors import Busy, Conflict, NotFound, TooLarge, Unavailable, UnsupportedType
@@ -167,6 +171,13 @@ def frame_json(dice: list[dict], width: int, height: int, low: float) -> list[di
     return out
 
 
+def small_in_still(dice: list[dict], frame_side: int, still_side: int | None) -> bool:
+    """Whether a frame's dice would come out too small to read reliably in a still whose
+    long side is `still_side` (the frame's own where not given): `vision.sizes.READABLE_SIDE`."""
+    scale = (still_side or frame_side) / frame_side
+    return too_small_to_read(np.asarray([d["box"] for d in dice], np.float32).reshape(-1, 4) * scale)
+
+
 @bp.post("/games/<game_id>/frames")
 def read_frame(game_id: str):
     """Read one live frame; nothing is stored. 503 at once when every frame slot is busy."""
@@ -177,6 +188,7 @@ def read_frame(game_id: str):
     if stored.game.finished:
         raise Conflict("err_finished")
     expected = games.expected_dice(stored)
+    still_side = parse.pixels(request.args.get("still_side"), "still_side")
     data = _checked(data, config["FRAME_MAX_SIDE"])
 
     slots = current_app.extensions["dicecam.frame_slots"]
@@ -204,6 +216,7 @@ def read_frame(game_id: str):
     found = frame_json(dice, width, height, float(reader.low_confidence))
     resp = jsonify({
         "dice": found,
+        "small_dice": small_in_still(dice, max(width, height), still_side),
         "seen": sum(not d["guess"] for d in found),
         "expected": expected,
         "version": stored.version,

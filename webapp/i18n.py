@@ -242,6 +242,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "live_paused": {"de": "Erst unten Würfel beiseitelegen, dann weiterwürfeln.",
                     "en": "Set dice aside below first, then throw on."},
     "live_keep": {"de": "Liegen lassen: {dice} – die anderen neu werfen", "en": "Keep {dice}, throw the others again"},
+    "live_small_dice": {"de": "Die Würfel sind im Bild sehr klein: näher heran, dann werden sie sicherer erkannt.",
+                        "en": "The dice are very small in view: move closer and they are read more reliably."},
     "live_check_unsure": {"de": "Erst die unsicheren Würfel unten prüfen.", "en": "Check the unsure dice below first."},
     "err_frame_type": {"de": "Ein Live-Bild muss ein JPEG, PNG oder WebP sein.",
                        "en": "A live frame must be a JPEG, PNG or WebP image."},

@@ -161,6 +161,16 @@ def version(value: Any) -> int | None:
     raise BadRequest("err_field", field="version")
 
 
+def pixels(value: Any, field: str, *, most: int = 20_000) -> int | None:
+    """A photo's side in pixels, as form or query text: a whole number from 1 to `most`
+    (absent: None)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6 and 0 < int(value) <= most:
+        return int(value)
+    raise BadRequest("err_field", field=field)
+
+
 def flag(value: Any, field: str) -> bool:
     """A yes/no: JSON true/false, or a form's "1"/"true"/"on" (absent: no)."""
     if value is None or value is False or value in ("", "0", "false", "off"):

@@ -126,6 +126,44 @@ def test_a_frame_and_a_photo_throw_of_the_same_picture_read_the_same_dice(client
     assert frame["dice"][0]["box"] == pytest.approx([v / res["width"] for v in res["dice"][0]["box"]], abs=1e-4)
 
 
+def frames_url(gid: str, still_side: str | None) -> str:
+    return f"/api/games/{gid}/frames" + ("" if still_side is None else f"?still_side={still_side}")
+
+
+@pytest.mark.parametrize(("still_side", "small"), [
+    (None, True),      # judged at the frame's own 384 px: the dice come out about 19 px
+    ("384", True),
+    ("1280", False),   # a still 3.3 times the frame's size: about 63 px
+])
+def test_a_frame_says_whether_its_dice_would_be_too_small_in_the_still(client, still_side, small):
+    from dicecam.vision.sizes import READABLE_SIDE, typical_side
+
+    gid = new_game(client)["id"]
+    image = cv2.imdecode(np.frombuffer(photo_bytes(FIVE_DICE), np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None
+    far = jpeg_of(cv2.resize(image, (384, 384), interpolation=cv2.INTER_AREA))
+    body = client.post(frames_url(gid, still_side), data=far, content_type="image/jpeg").json
+    assert len(body["dice"]) == 5 and body["seen"] == 5
+    side = typical_side(np.array([d["box"] for d in body["dice"]]) * 384)
+    assert side < READABLE_SIDE < side * 1280 / 384
+    assert body["small_dice"] is small
+
+
+def test_a_frame_of_dice_as_a_photo_shows_them_is_not_too_small(client):
+    gid = new_game(client)["id"]
+    body = post_frame(client, gid, photo_bytes(FIVE_DICE)).json
+    assert body["small_dice"] is False
+
+
+@pytest.mark.parametrize("still_side", ["0", "-5", "abc", "1e3", "20001", "9" * 40])
+def test_a_still_side_that_is_no_size_is_refused_in_the_phones_language(client, still_side):
+    gid = new_game(client)["id"]
+    resp = client.post(frames_url(gid, still_side), data=photo_bytes(FIVE_DICE), content_type="image/jpeg",
+                       headers={"Accept-Language": "de"})
+    assert resp.status_code == 400 and resp.json["code"] == "field"
+    assert resp.json["error"] == "Feld „still_side“ fehlt oder ist ungültig."
+
+
 def test_a_frame_stores_nothing(client, app):
     gid = new_game(client)["id"]
     before_rows, before = stored_rows(app), client.get(f"/api/games/{gid}").json

@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
 
 import cv2
 import numpy as np
@@ -80,10 +81,18 @@ def live_port(tmp_path_factory) -> Iterator[int]:
     patch.undo()
 
 
-def frame_times(page) -> list[float]:
-    """A list that fills with the time (ms) of every frame the page sends from now on."""
+def frame_times(page, urls: list[str] | None = None) -> list[float]:
+    """A list that fills with the time (ms) of every frame the page sends from now on
+    (and `urls`, where given, with their addresses)."""
     sent: list[float] = []
-    page.on("request", lambda r: sent.append(time.time() * 1000) if r.url.endswith("/frames") else None)
+
+    def seen(r) -> None:
+        if urlsplit(r.url).path.endswith("/frames"):
+            sent.append(time.time() * 1000)
+            if urls is not None:
+                urls.append(r.url)
+
+    page.on("request", seen)
     return sent
 
 
@@ -176,7 +185,8 @@ def test_live_mode_takes_one_throw_per_settled_scene(live_phones, live_port, vid
     base = f"http://localhost:{live_port}"
     phone = live_phones(lang)
     page = phone.page
-    frames_sent = frame_times(page)
+    frame_urls: list[str] = []
+    frames_sent = frame_times(page, frame_urls)
     gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
     assert page.evaluate("window.isSecureContext")
     assert page.locator("#live-why").is_hidden()
@@ -190,6 +200,10 @@ def test_live_mode_takes_one_throw_per_settled_scene(live_phones, live_port, vid
     assert page.locator("#live-status").inner_text() == text("live_count", lang, seen=4, n=5)
     assert page.locator("#live-anyway").inner_text() == text("live_take_anyway", lang)
     check_screen(phone, "live-wrong-count", screens)
+    # Each frame names the still the camera takes (the fake camera's 640x480), at which its
+    # dice (31-40 px there) are not too small to read: no hint to move closer.
+    assert frame_urls and all(parse_qs(urlsplit(u).query) == {"still_side": ["640"]} for u in frame_urls)
+    assert page.locator("#live-small").is_hidden()
 
     # Throw 3 is the turn's last: live mode closes itself and the options are shown.
     page.wait_for_selector("#live", state="hidden", timeout=60_000)

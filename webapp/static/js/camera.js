@@ -46,7 +46,12 @@ const live = {
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const framesUrl = () => apiBase() + '/frames';
+/** The frames' address; it names the still's long side, at which the reader judges whether the
+ * dice would come out too small to read (`small_dice`). */
+const framesUrl = () => {
+  const side = live.video ? Math.max(live.video.videoWidth, live.video.videoHeight) : 0;
+  return apiBase() + '/frames' + (side > 0 ? `?still_side=${side}` : '');
+};
 
 /** Whether this phone can throw now (a photo would be taken), or has dice to set aside first. */
 function step(state) {
@@ -80,6 +85,7 @@ function build() {
       el('button', {type: 'button', className: 'btn btn-small', id: 'live-close', onclick: () => close()}, T.live_close)),
     el('div', {className: 'live-wrap', id: 'live-wrap'}, video, el('div', {className: 'live-overlay', id: 'live-overlay', ariaHidden: 'true'})),
     el('p', {className: 'live-status', id: 'live-status', role: 'status', ariaLive: 'polite'}, T.live_starting),
+    el('p', {className: 'hint-note', id: 'live-small', hidden: true}, T.live_small_dice),
     el('div', {className: 'live-extra', id: 'live-extra'}),
     el('div', {className: 'live-keep', id: 'live-keep', ariaLive: 'polite'}),
   );
@@ -289,6 +295,8 @@ function received(captured, answer) {
   live.times.push(now);
   while (live.times.length && now - live.times[0] > 2000) live.times.shift();
   drawOverlay(answer);
+  // Dice that would come out tiny in the still are where readings go wrong: ask to move closer now.
+  $('live-small').hidden = !answer.small_dice;
   if (answer.version > state.version) refresh();
   evaluate(now);
 }

@@ -1,0 +1,44 @@
+"""Live mode with the dice far away: the page asks to move closer before any still is
+taken (Chromium's fake camera fed a video of real dice seen from twice as far)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from .checks import check_screen
+from .conftest import ARGS, phones_of
+from .live_video import far_video
+from .play import start_game, text
+
+
+@pytest.fixture(scope="module")
+def far_browser(playwright, chromium, tmp_path_factory):
+    """Chromium whose camera sees five dice lying far off."""
+    path, _still = far_video(tmp_path_factory.mktemp("live-far"))
+    args = [*ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-video-capture={path}", "--autoplay-policy=no-user-gesture-required"]
+    browser = playwright.chromium.launch(executable_path=chromium, args=args)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def far_phones(far_browser) -> Iterator:
+    with phones_of(far_browser) as open_phone:
+        yield open_phone
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_dice_far_off_in_live_mode_bring_a_hint_to_move_closer(far_phones, base, screens, lang):
+    phone = far_phones(lang)
+    page = phone.page
+    start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    assert page.evaluate("window.isSecureContext")
+    page.click("#live-btn")
+    page.wait_for_function("() => +(document.getElementById('live').dataset.frames || 0) >= 2", timeout=30_000)
+    page.wait_for_selector("#live-small:not([hidden])", timeout=10_000)
+    assert page.locator("#live-small").inner_text() == text("live_small_dice", lang)
+    check_screen(phone, "live-far", screens)
+    page.click("#live-close")
