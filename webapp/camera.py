@@ -37,7 +37,7 @@ from dicecam.vision.sizes import too_small_to_read
 from dicecam.webapp import games, parse
 from dicecam.webapp.db import game_cache, get_store
 from dicecam.webapp.errors import Busy, Conflict, NotFound, TooLarge, Unavailable, UnsupportedType
-from dicecam.webapp.recognition import ImageRefused, RecognitionUnavailable, decode, get_reader
+from dicecam.webapp.recognition import WORK_LONG_SIDE, ImageRefused, RecognitionUnavailable, decode, get_reader
 
 #: A 640 px JPEG at quality 0.7 is 30-80 KB; a 1280 px one well under this.
 FRAME_MAX_BYTES = 512 * 1024
@@ -173,8 +173,9 @@ def frame_json(dice: list[dict], width: int, height: int, low: float) -> list[di
 
 def small_in_still(dice: list[dict], frame_side: int, still_side: int | None) -> bool:
     """Whether a frame's dice would come out too small to read reliably in a still whose
-    long side is `still_side` (the frame's own where not given): `vision.sizes.READABLE_SIDE`."""
-    scale = (still_side or frame_side) / frame_side
+    long side is `still_side` (the frame's own where not given), as the still is read: at
+    most `WORK_LONG_SIDE` pixels (`vision.sizes.READABLE_SIDE`)."""
+    scale = min(still_side or frame_side, WORK_LONG_SIDE) / frame_side
     return too_small_to_read(np.asarray([d["box"] for d in dice], np.float32).reshape(-1, 4) * scale)
 
 

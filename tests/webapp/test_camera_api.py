@@ -149,6 +149,22 @@ def test_a_frame_says_whether_its_dice_would_be_too_small_in_the_still(client, s
     assert body["small_dice"] is small
 
 
+@pytest.mark.parametrize(("box_side", "frame_side", "still_side", "small"), [
+    (20, 640, None, True),     # judged in the frame itself
+    (20, 640, 640, True),
+    (20, 640, 1280, False),    # 40 px in the still
+    (8, 640, 2000, True),      # 25 px
+    (8, 640, 4000, True),      # the still is read at 2000 px (WORK_LONG_SIDE): 25 px, not 50
+    (12, 640, 4000, False),    # 37.5 px
+])
+def test_the_still_is_judged_at_the_size_it_is_read(box_side, frame_side, still_side, small):
+    from dicecam.webapp.camera import small_in_still
+
+    dice = [{"box": [10.0 * i, 10.0, 10.0 * i + box_side, 10.0 + box_side]} for i in range(5)]
+    assert small_in_still(dice, frame_side, still_side) is small
+    assert small_in_still([], frame_side, still_side) is False
+
+
 def test_a_frame_of_dice_as_a_photo_shows_them_is_not_too_small(client):
     gid = new_game(client)["id"]
     body = post_frame(client, gid, photo_bytes(FIVE_DICE)).json

@@ -296,7 +296,8 @@ function received(captured, answer) {
   while (live.times.length && now - live.times[0] > 2000) live.times.shift();
   drawOverlay(answer);
   // Dice that would come out tiny in the still are where readings go wrong: ask to move closer now.
-  $('live-small').hidden = !answer.small_dice;
+  const small = $('live-small');
+  if (small) small.hidden = !answer.small_dice;
   if (answer.version > state.version) refresh();
   evaluate(now);
 }
