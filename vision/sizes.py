@@ -46,7 +46,8 @@ def grown_to(boxes: np.ndarray, side: float) -> np.ndarray:
     return np.concatenate([centre - half, centre + half], axis=1).astype(np.float32)
 
 
-def too_small_to_read(boxes: np.ndarray) -> bool:
-    """Whether dice with these boxes (photo pixels) came out too small in the photo to be
+def too_small_to_read(boxes: np.ndarray | list) -> bool:
+    """Whether dice with these boxes (N x 4, photo pixels) came out too small in the photo to be
     read reliably (`READABLE_SIDE`); False for no boxes: nothing was read."""
-    return bool(len(np.asarray(boxes).reshape(-1, 4))) and typical_side(boxes) < READABLE_SIDE
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    return bool(len(boxes)) and typical_side(boxes) < READABLE_SIDE

@@ -3,7 +3,6 @@ display facts a page needs to draw it without knowing any rule of the game."""
 
 from __future__ import annotations
 
-import numpy as np
 from flask import current_app, url_for
 
 from dicecam.scoring import KeepRecap
@@ -76,7 +75,7 @@ def small_dice(row: ThrowRow) -> bool:
     """Whether a photo throw's dice came out so small in the photo that they are read far
     less reliably (`vision.sizes.READABLE_SIDE`): the page suggests moving closer."""
     boxes = [d["box"] for d in row.dice_read if d.get("box")]
-    return row.source == "photo" and too_small_to_read(np.asarray(boxes, np.float32).reshape(-1, 4))
+    return row.source == "photo" and too_small_to_read(boxes)
 
 
 def weigh_options(stored: Stored, options: list[dict]) -> None:

@@ -165,13 +165,13 @@ def make_video(folder: Path) -> LiveVideo:
     return LiveVideo(path, FPS, tuple(scenes), stills)
 
 
-def far_video(folder: Path, *, seconds: float = 5.0) -> tuple[Path, np.ndarray]:
+def far_video(folder: Path, *, seconds: float = 5.0) -> Path:
     """A video of the first five dice lying still, seen from twice as far: the picture
-    shrunk to half in the middle of its own empty table. Its file and its still."""
+    shrunk to half in the middle of its own empty table; its file."""
     five_a, boxes_a = table_photo(FIVE_A)
     far = empty_table(five_a, boxes_a)
     half = cv2.resize(five_a, (WIDTH // 2, HEIGHT // 2), interpolation=cv2.INTER_AREA)
     far[HEIGHT // 4 : HEIGHT // 4 + HEIGHT // 2, WIDTH // 4 : WIDTH // 4 + WIDTH // 2] = half
     path = folder / "live-far.y4m"
     write_y4m(path, [far] * int(seconds * FPS), FPS)
-    return path, as_camera(far)
+    return path

@@ -16,7 +16,7 @@ from .play import start_game, text
 @pytest.fixture(scope="module")
 def far_browser(playwright, chromium, tmp_path_factory):
     """Chromium whose camera sees five dice lying far off."""
-    path, _still = far_video(tmp_path_factory.mktemp("live-far"))
+    path = far_video(tmp_path_factory.mktemp("live-far"))
     args = [*ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
             f"--use-file-for-fake-video-capture={path}", "--autoplay-policy=no-user-gesture-required"]
     browser = playwright.chromium.launch(executable_path=chromium, args=args)
