@@ -1,6 +1,6 @@
 """How the reading holds up when photos change in ways other cameras, dice and rooms change them.
 
-    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR]
+    python benchmarks/robustness.py [DATASET_DIR ...] [--split dev] [--models DIR] [--dice]
                                     [--option NAME=VALUE ...] [--change NAME ...] [--json]
 
 dicecam is judged on photos from cameras, dice and tables it has never seen. The
@@ -12,6 +12,7 @@ than dice loses most under these changes. Reported per set and change: read F1 a
 exact-roll rate, scored by the datasets' rule (`vision.metrics`), recall and value
 accuracy, which tell a loss in finding the dice from one in reading them, and the
 mistakes left silent (read wrong with a confidence players are not asked to check).
+`--dice` tells the reader each photo's labelled count, as the page does for a throw.
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("by
 
 
 def measure(reader: DiceReader, folder: Path, split: str | None,
-            changes: list[str] | None = None) -> dict[str, dict[str, float]]:
+            changes: list[str] | None = None, *, told: bool = False) -> dict[str, dict[str, float]]:
     """Read F1, exact-roll rate, recall, value accuracy, mistakes and silent ones of each change
-    (default: all) over one folder."""
+    (default: all) over one folder (`told`: each photo read told its labelled count)."""
     photos = [(p, load_image(p.path)) for p in read_dataset(folder, split=split)]
     out = {}
     for name in changes or CHANGES:
@@ -50,7 +51,7 @@ def measure(reader: DiceReader, folder: Path, split: str | None,
             truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
             # A single-die crop (chase_dji) is read whole, as `dicecam eval` reads it: searched
             # for dice like a photo, a 60 px crop shows none.
-            found = read_labelled(reader, photo, changed)
+            found = read_labelled(reader, photo, changed, count=len(photo.dice) if told else None)
             scores.append(score_photo(truth, found))
             marked += unsure_counts(truth, found, reader.low_confidence)[0]
         s = total(scores)
@@ -69,15 +70,18 @@ def main(argv: list[str] | None = None) -> None:
                    help="a DiceReader setting, e.g. zoom_below=0 (no closer look at small dice)")
     p.add_argument("--change", action="append", choices=list(CHANGES), metavar="NAME",
                    help="measure only this change (repeatable; default: all of them)")
+    p.add_argument("--dice", action="store_true", help="tell the reader each photo's labelled count")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     reader = DiceReader(args.models, settings=reader_settings(reader_options(args.option)))
-    results = {folder.name: measure(reader, folder, args.split, args.change) for folder in args.datasets}
+    results = {folder.name: measure(reader, folder, args.split, args.change, told=args.dice)
+               for folder in args.datasets}
     if args.json:
         print(json.dumps(results))
         return
     for name, rows in results.items():
-        print(f"{name} ({args.split}):  read F1 / exact-roll rate / recall / value accuracy / mistakes (silent)")
+        told = ", told the count" if args.dice else ""
+        print(f"{name} ({args.split}{told}):  read F1 / exact-roll rate / recall / value accuracy / mistakes (silent)")
         for change, r in rows.items():
             print(f"  {change:32s} {r['read_f1']:.4f}  {r['exact_roll_rate']:.3f}  "
                   f"{r['recall']:.3f}  {r['value_accuracy']:.3f}  {r['mistakes']:3d} ({r['silent']})")

@@ -42,6 +42,75 @@ def further_away(factor: float) -> Change:
     return change
 
 
+#: A Kniffel block's printed row names (spelt without umlauts: OpenCV's fonts have none).
+_SHEET_ROWS = ("Einser", "Zweier", "Dreier", "Vierer", "Fuenfer", "Sechser", "Summe", "Bonus", "Dreierpasch",
+               "Viererpasch", "Full House", "Kl. Strasse", "Gr. Strasse", "Kniffel", "Chance", "Gesamt")
+
+
+def score_sheet(digit: float) -> Change:
+    """A score block lying beside the throw, its handwritten digits `digit` times a die's side
+    tall (a Kniffel block's rows, photographed beside 16 mm dice: about 0.3), in the corner of
+    the photo farthest from the dice, as large as it fits (at most a third of each side)
+    without covering one; where no corner is clear, the photo is left as it is. Printed row
+    names, ruled lines and pen digits are what the table's paper adds: digits and letters
+    that must not pass for pips. The same photo always gets the same sheet."""
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, w = image.shape[:2]
+        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+        side = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) if len(boxes) \
+            else min(h, w) / 12
+        place = _clear_corner(boxes, w, h)
+        if place is None:
+            return image, boxes
+        x0, y0, x1, y1 = place
+        out = image.copy()
+        out[y0:y1, x0:x1] = _sheet(y1 - y0, x1 - x0, side * digit, np.random.default_rng(h * 7919 + w))
+        return out, boxes
+    return change
+
+
+def _clear_corner(boxes: np.ndarray, w: int, h: int) -> tuple[int, int, int, int] | None:
+    """The largest corner rectangle (at most a third of each side, at least a tenth) that no
+    labelled box touches, corners farthest from the dice first; None where none is clear."""
+    centre = boxes.reshape(-1, 2, 2).mean(axis=1).mean(axis=0) if len(boxes) else np.array([w / 2, h / 2])
+    corners = sorted(((0, 0), (1, 0), (0, 1), (1, 1)),
+                     key=lambda c: -np.hypot(c[0] * w - centre[0], c[1] * h - centre[1]))
+    for part in (3, 4, 6, 8, 10):
+        sw, sh = w // part, h // part
+        for cx, cy in corners:
+            x0, y0 = cx * (w - sw), cy * (h - sh)
+            clear = ((boxes[:, 2] <= x0) | (boxes[:, 0] >= x0 + sw) | (boxes[:, 3] <= y0) | (boxes[:, 1] >= y0 + sh))
+            if clear.all():
+                return x0, y0, x0 + sw, y0 + sh
+    return None
+
+
+def _sheet(h: int, w: int, digit: float, rng: np.random.Generator) -> np.ndarray:
+    """A piece of a score block, `h` x `w` pixels: ruled rows about 1.4 digits tall."""
+    paper = np.array([238, 242, 245], np.float32) + rng.uniform(-12, 6, 3)
+    sheet = np.empty((h, w, 3), np.uint8)
+    sheet[:] = np.clip(paper, 0, 255).astype(np.uint8)
+    row = max(digit * 1.4, 6.0)
+    ink, pen = (40, 40, 40), ((150, 60, 20), (30, 30, 30), (40, 40, 160))[int(rng.integers(3))]
+    line = max(1, round(digit / 14))
+    for k in range(int(h / row) + 1):
+        cv2.line(sheet, (0, round(k * row)), (w, round(k * row)), ink, line)
+    names = w * 0.4
+    for x in np.arange(names, w, max(digit * 2.6, 12.0)):
+        cv2.line(sheet, (round(x), 0), (round(x), h), ink, line)
+    print_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, max(round(row * 0.45), 3), line)
+    write_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, max(round(digit), 4), line + 1)
+    for k in range(int(h / row)):
+        base = round((k + 0.78) * row)
+        cv2.putText(sheet, _SHEET_ROWS[k % len(_SHEET_ROWS)], (3, base),
+                    cv2.FONT_HERSHEY_SIMPLEX, print_scale, ink, line, cv2.LINE_AA)
+        for x in np.arange(names, w - digit, max(digit * 2.6, 12.0)):
+            if rng.random() < 0.75:
+                cv2.putText(sheet, str(int(rng.integers(0, 31))), (round(x + digit * 0.2), base),
+                            cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, write_scale, pen, line + 1, cv2.LINE_AA)
+    return sheet
+
+
 def turn_hue(image: np.ndarray, degrees: float) -> np.ndarray:
     """The photo with every colour's hue turned by `degrees` (saturation and value kept)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
@@ -92,4 +161,6 @@ CHANGES: dict[str, Change] = {
     "JPEG quality 25": _photometric(_jpeg(25)),
     "shaky hand (blur sigma 1.5)": _photometric(lambda image: cv2.GaussianBlur(image, (0, 0), 1.5)),
     "phone turned (90 degrees)": _quarter_turn,
+    "score sheet beside the dice": score_sheet(0.3),
+    "big print beside the dice (digits half a die)": score_sheet(0.5),
 }

@@ -1,0 +1,87 @@
+"""A score block beside the throw (`vision.photo_changes.score_sheet`): the sheet lies clear of
+every die, and the printed rows and pen digits on it are not read as dice where it matters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_samples import NOT_YET_READ, PHOTOS, cases
+
+from dicecam.vision.decode import load_image
+from dicecam.vision.detections import Dice
+from dicecam.vision.metrics import score_photo
+from dicecam.vision.photo_changes import CHANGES, score_sheet
+
+SHEET, BIG_PRINT = "score sheet beside the dice", "big print beside the dice (digits half a die)"
+THROWS = [p for p in PHOTOS if not p.crop and p.image not in NOT_YET_READ]
+#: Read exactly as taken, and without a count not with digits half a die tall beside them:
+#: each boxes a pen number on the sheet as one more die (a 2 at 0.21, a 3 at 0.23: unsure,
+#: so the player is asked). Told the count (the page's throws) both are read right.
+NOT_YET_CLEAN_BESIDE_BIG_PRINT = frozenset({"byler_d6/IMG_20191208_111423.jpg", "matteop65_wood/valid_70.jpg"})
+
+
+def _throw(dice_at: list[tuple[int, int]], side: int = 30) -> tuple[np.ndarray, np.ndarray]:
+    image = np.full((300, 400, 3), 90, np.uint8)
+    boxes = np.array([[x, y, x + side, y + side] for x, y in dice_at], np.float32).reshape(-1, 4)
+    for x0, y0, x1, y1 in boxes.astype(int):
+        image[y0:y1, x0:x1] = 240
+    return image, boxes
+
+
+@pytest.mark.parametrize("dice_at", [[(200, 150)], [(10, 10), (60, 20)], [(350, 10)], [(10, 260), (350, 260)]])
+def test_the_sheet_lies_in_a_corner_clear_of_every_die(dice_at):
+    image, boxes = _throw(dice_at)
+    changed, moved = score_sheet(0.3)(image, boxes)
+    assert np.array_equal(moved, boxes)
+    for x0, y0, x1, y1 in boxes.astype(int):
+        assert np.array_equal(changed[y0:y1, x0:x1], image[y0:y1, x0:x1])
+    paper = np.argwhere((changed != image).any(axis=2))
+    (top, left), (bottom, right) = paper.min(axis=0), paper.max(axis=0)
+    # One corner of the photo, a tenth to a third of each side, with ink on it.
+    assert (left == 0 or right == 399) and (top == 0 or bottom == 299)
+    assert 40 <= right - left + 1 <= 134 and 30 <= bottom - top + 1 <= 100
+    assert (changed[top:bottom + 1, left:right + 1].max(axis=2) < 100).mean() > 0.03
+
+
+def test_the_same_photo_gets_the_same_sheet_and_a_crowded_one_none():
+    image, boxes = _throw([(10, 10)])
+    assert np.array_equal(score_sheet(0.3)(image, boxes)[0], score_sheet(0.3)(image, boxes)[0])
+    # A die in every corner: no sheet fits, the photo stays as it was.
+    image, boxes = _throw([(0, 0), (370, 0), (0, 270), (370, 270)])
+    assert np.array_equal(score_sheet(0.3)(image, boxes)[0], image)
+
+
+def _ruled_lines(sheet: np.ndarray) -> int:
+    """How many ruled lines cross the whole sheet (runs of rows inked from edge to edge)."""
+    inked = (sheet.max(axis=2) < 100).mean(axis=1) > 0.9
+    return int(np.count_nonzero(np.diff(np.r_[0, inked.astype(np.int8)]) == 1))
+
+
+def test_bigger_digits_get_taller_rows():
+    image, boxes = _throw([(300, 200)], side=20)
+    lines = [_ruled_lines(score_sheet(d)(image, boxes)[0][:100, :133]) for d in (0.3, 0.5)]
+    # Rows 1.4 digits tall: 100 px of sheet hold about 100 / (1.4 x 6) and 100 / (1.4 x 10) rows.
+    assert lines[0] > lines[1] >= 6
+
+
+@pytest.mark.parametrize("change", [SHEET, BIG_PRINT])
+@pytest.mark.parametrize("photo", cases(frozenset(), THROWS))
+def test_told_the_count_a_throw_beside_a_score_sheet_reads_as_without_it(reader, photo, change):
+    image, boxes = CHANGES[change](load_image(photo.path), photo.dice.boxes)
+    truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
+    assert score_photo(truth, reader.read(image, count=len(photo.dice))).exact
+
+
+def _beside(change: str, not_yet: frozenset[str]) -> list:
+    """A case per sample throw beside `change`'s sheet; those in `not_yet` strict expected failures."""
+    mark = pytest.mark.xfail(strict=True, reason="a digit beside the throw is boxed as a die")
+    return [pytest.param(change, p, id=f"{change}-{p.image}", marks=[mark] if p.image in not_yet else [])
+            for p in THROWS]
+
+
+@pytest.mark.parametrize("change, photo",
+                         _beside(SHEET, frozenset()) + _beside(BIG_PRINT, NOT_YET_CLEAN_BESIDE_BIG_PRINT))
+def test_without_a_count_no_digit_on_the_sheet_is_a_die(reader, change, photo):
+    image, boxes = CHANGES[change](load_image(photo.path), photo.dice.boxes)
+    score = score_photo(Dice(boxes, photo.dice.values, photo.dice.confidences), reader.read(image))
+    assert score.exact and score.precision == 1.0, score
