@@ -77,6 +77,8 @@ def _clear_corner(boxes: np.ndarray, w: int, h: int) -> tuple[int, int, int, int
                      key=lambda c: -np.hypot(c[0] * w - centre[0], c[1] * h - centre[1]))
     for part in (3, 4, 6, 8, 10):
         sw, sh = w // part, h // part
+        if min(sw, sh) < 8:  # too small to hold a ruled row
+            return None
         for cx, cy in corners:
             x0, y0 = cx * (w - sw), cy * (h - sh)
             clear = ((boxes[:, 2] <= x0) | (boxes[:, 0] >= x0 + sw) | (boxes[:, 3] <= y0) | (boxes[:, 1] >= y0 + sh))

@@ -49,6 +49,9 @@ def test_the_same_photo_gets_the_same_sheet_and_a_crowded_one_none():
     # A die in every corner: no sheet fits, the photo stays as it was.
     image, boxes = _throw([(0, 0), (370, 0), (0, 270), (370, 270)])
     assert np.array_equal(score_sheet(0.3)(image, boxes)[0], image)
+    # A photo too small for a ruled row keeps its pixels too.
+    tiny = np.full((20, 24, 3), 90, np.uint8)
+    assert np.array_equal(score_sheet(0.3)(tiny, np.zeros((0, 4), np.float32))[0], tiny)
 
 
 def _ruled_lines(sheet: np.ndarray) -> int:
