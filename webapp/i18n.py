@@ -40,9 +40,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "throw_n": {"de": "Wurf {n} von {max}", "en": "Throw {n} of {max}"},
     "throw_first": {"de": "Erster Wurf", "en": "First throw"},
     "take_photo": {"de": "Würfel fotografieren", "en": "Photograph the dice"},
-    # From above, dice are read far more reliably than from a steep angle (models/HISTORY.md, session 12).
-    "take_photo_hint": {"de": "Alle Würfel des Wurfs ins Bild, Handy möglichst von oben",
-                        "en": "Get every die of the throw in the shot, the phone above them"},
+    # From above, dice are read far more reliably than from a steep angle (models/HISTORY.md, session 12);
+    # told the count, the likeliest dice are taken: dice set aside and dominoes (read as dice,
+    # session 47) belong out of the shot.
+    "take_photo_hint": {"de": "Alle Würfel des Wurfs ins Bild, sonst keine Würfel oder Dominosteine; "
+                              "Handy möglichst von oben",
+                        "en": "Every die of the throw in the shot, no other dice or dominoes; the phone above them"},
     "retake": {"de": "Foto wiederholen", "en": "Retake photo"},
     "manual": {"de": "Würfel eintippen", "en": "Enter dice by hand"},
     "manual_ok": {"de": "Übernehmen", "en": "Use these dice"},
