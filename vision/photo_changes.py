@@ -50,10 +50,23 @@ _SHEET_ROWS = ("Einser", "Zweier", "Dreier", "Vierer", "Fuenfer", "Sechser", "Su
 def score_sheet(digit: float) -> Change:
     """A score block lying beside the throw, its handwritten digits `digit` times a die's side
     tall (a Kniffel block's rows, photographed beside 16 mm dice: about 0.3), in the corner of
-    the photo farthest from the dice, as large as it fits (at most a third of each side)
-    without covering one; where no corner is clear, the photo is left as it is. Printed row
-    names, ruled lines and pen digits are what the table's paper adds: digits and letters
-    that must not pass for pips. The same photo always gets the same sheet."""
+    the photo farthest from the dice (`_beside`). Printed row names, ruled lines and pen digits
+    are what the table's paper adds: digits and letters that must not pass for pips."""
+    return _beside(lambda h, w, side, background, rng: _sheet(h, w, side * digit, rng))
+
+
+def dominoes(half: float) -> Change:
+    """White dominoes drawn flat beside the throw, each half `half` times a die's side, in the
+    corner of the photo farthest from the dice (`_beside`): a domino half shows a die's top
+    face, with a divider and another half beside it."""
+    return _beside(lambda h, w, side, background, rng: _dominoes(h, w, side * half, background, rng))
+
+
+def _beside(draw: Callable[[int, int, float, np.ndarray, np.random.Generator], np.ndarray]) -> Change:
+    """A change that paints `draw(h, w, die side, table colour, rng)` into the corner of the photo
+    farthest from the dice, as large as it fits (at most a third of each side) without covering
+    one; where no corner is clear, the photo is left as it is. The same photo always gets the
+    same picture."""
     def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         h, w = image.shape[:2]
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
@@ -64,7 +77,8 @@ def score_sheet(digit: float) -> Change:
             return image, boxes
         x0, y0, x1, y1 = place
         out = image.copy()
-        out[y0:y1, x0:x1] = _sheet(y1 - y0, x1 - x0, side * digit, np.random.default_rng(h * 7919 + w))
+        table = np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)
+        out[y0:y1, x0:x1] = draw(y1 - y0, x1 - x0, side, table, np.random.default_rng(h * 7919 + w))
         return out, boxes
     return change
 
@@ -111,6 +125,29 @@ def _sheet(h: int, w: int, digit: float, rng: np.random.Generator) -> np.ndarray
                 cv2.putText(sheet, str(int(rng.integers(0, 31))), (round(x + digit * 0.2), base),
                             cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, write_scale, pen, line + 1, cv2.LINE_AA)
     return sheet
+
+
+#: Pip places on a domino half (or a die's face) of each value, in quarters of its side from the middle.
+_PIPS = {0: (), 1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+         4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+         6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+
+
+def _dominoes(h: int, w: int, half: float, table: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Upright white dominoes on the table's colour, `h` x `w` pixels, halves `half` pixels a side."""
+    out = np.empty((h, w, 3), np.uint8)
+    out[:] = table
+    s = max(int(half), 6)
+    for x in range(4, w - s, int(1.5 * s)):
+        for y in range(4, h - 2 * s, int(2.4 * s)):
+            cv2.rectangle(out, (x, y), (x + s, y + 2 * s), (240, 240, 235), -1)
+            cv2.rectangle(out, (x, y), (x + s, y + 2 * s), (150, 150, 150), 1)
+            cv2.line(out, (x + s // 8, y + s), (x + s - s // 8, y + s), (40, 40, 40), max(1, s // 20))
+            for part in range(2):
+                for dx, dy in _PIPS[int(rng.integers(0, 7))]:
+                    cv2.circle(out, (x + s // 2 + dx * s // 4, y + s // 2 + part * s + dy * s // 4), max(1, s // 10),
+                               (20, 20, 20), -1, cv2.LINE_AA)
+    return out
 
 
 def turn_hue(image: np.ndarray, degrees: float) -> np.ndarray:
@@ -165,4 +202,5 @@ CHANGES: dict[str, Change] = {
     "phone turned (90 degrees)": _quarter_turn,
     "score sheet beside the dice": score_sheet(0.3),
     "big print beside the dice (digits half a die)": score_sheet(0.5),
+    "dominoes beside the dice": dominoes(1.0),
 }

@@ -1,5 +1,7 @@
 """A score block beside the throw (`vision.photo_changes.score_sheet`): the sheet lies clear of
-every die, and the printed rows and pen digits on it are not read as dice where it matters."""
+every die, and the printed rows and pen digits on it are not read as dice where it matters.
+Dominoes beside it (`dominoes`) lie clear of the dice too; the reader takes their halves for
+dice (models/README.md, Limits), so no reading is asserted of them."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from test_samples import NOT_YET_READ, PHOTOS, cases
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import score_photo
-from dicecam.vision.photo_changes import CHANGES, score_sheet
+from dicecam.vision.photo_changes import CHANGES, dominoes, score_sheet
 
 SHEET, BIG_PRINT = "score sheet beside the dice", "big print beside the dice (digits half a die)"
 THROWS = [p for p in PHOTOS if not p.crop and p.image not in NOT_YET_READ]
@@ -41,6 +43,20 @@ def test_the_sheet_lies_in_a_corner_clear_of_every_die(dice_at):
     assert (left == 0 or right == 399) and (top == 0 or bottom == 299)
     assert 40 <= right - left + 1 <= 134 and 30 <= bottom - top + 1 <= 100
     assert (changed[top:bottom + 1, left:right + 1].max(axis=2) < 100).mean() > 0.03
+
+
+@pytest.mark.parametrize("dice_at", [[(200, 150)], [(10, 10), (60, 20)], [(10, 260), (350, 260)]])
+def test_dominoes_lie_in_a_corner_clear_of_every_die(dice_at):
+    image, boxes = _throw(dice_at)
+    changed, moved = dominoes(1.0)(image, boxes)
+    assert np.array_equal(moved, boxes)
+    for x0, y0, x1, y1 in boxes.astype(int):
+        assert np.array_equal(changed[y0:y1, x0:x1], image[y0:y1, x0:x1])
+    tiles = np.argwhere((changed != image).any(axis=2))
+    (top, left), (bottom, right) = tiles.min(axis=0), tiles.max(axis=0)
+    # Within one corner third of the photo, with white tiles (halves 30 px, as the dice).
+    assert (right < 134 or left >= 266) and (bottom < 100 or top >= 200)
+    assert (changed[top:bottom + 1, left:right + 1].min(axis=2) > 200).sum() >= 2 * 30 * 30
 
 
 def test_the_same_photo_gets_the_same_sheet_and_a_crowded_one_none():
