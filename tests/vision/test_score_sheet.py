@@ -30,15 +30,22 @@ def _throw(dice_at: list[tuple[int, int]], side: int = 30) -> tuple[np.ndarray, 
     return image, boxes
 
 
-@pytest.mark.parametrize("dice_at", [[(200, 150)], [(10, 10), (60, 20)], [(350, 10)], [(10, 260), (350, 260)]])
-def test_the_sheet_lies_in_a_corner_clear_of_every_die(dice_at):
+def _drawn_beside(change, dice_at: list[tuple[int, int]]) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The throw changed by `change`, asserted to leave the labels and every die's pixels as
+    they were, and the rows and columns it drew on (top, left, bottom, right)."""
     image, boxes = _throw(dice_at)
-    changed, moved = score_sheet(0.3)(image, boxes)
+    changed, moved = change(image, boxes)
     assert np.array_equal(moved, boxes)
     for x0, y0, x1, y1 in boxes.astype(int):
         assert np.array_equal(changed[y0:y1, x0:x1], image[y0:y1, x0:x1])
-    paper = np.argwhere((changed != image).any(axis=2))
-    (top, left), (bottom, right) = paper.min(axis=0), paper.max(axis=0)
+    drawn = np.argwhere((changed != image).any(axis=2))
+    (top, left), (bottom, right) = drawn.min(axis=0), drawn.max(axis=0)
+    return changed, (int(top), int(left), int(bottom), int(right))
+
+
+@pytest.mark.parametrize("dice_at", [[(200, 150)], [(10, 10), (60, 20)], [(350, 10)], [(10, 260), (350, 260)]])
+def test_the_sheet_lies_in_a_corner_clear_of_every_die(dice_at):
+    changed, (top, left, bottom, right) = _drawn_beside(score_sheet(0.3), dice_at)
     # One corner of the photo, a tenth to a third of each side, with ink on it.
     assert (left == 0 or right == 399) and (top == 0 or bottom == 299)
     assert 40 <= right - left + 1 <= 134 and 30 <= bottom - top + 1 <= 100
@@ -47,13 +54,7 @@ def test_the_sheet_lies_in_a_corner_clear_of_every_die(dice_at):
 
 @pytest.mark.parametrize("dice_at", [[(200, 150)], [(10, 10), (60, 20)], [(10, 260), (350, 260)]])
 def test_dominoes_lie_in_a_corner_clear_of_every_die(dice_at):
-    image, boxes = _throw(dice_at)
-    changed, moved = dominoes(1.0)(image, boxes)
-    assert np.array_equal(moved, boxes)
-    for x0, y0, x1, y1 in boxes.astype(int):
-        assert np.array_equal(changed[y0:y1, x0:x1], image[y0:y1, x0:x1])
-    tiles = np.argwhere((changed != image).any(axis=2))
-    (top, left), (bottom, right) = tiles.min(axis=0), tiles.max(axis=0)
+    changed, (top, left, bottom, right) = _drawn_beside(dominoes(1.0), dice_at)
     # Within one corner third of the photo, with white tiles (halves 30 px, as the dice).
     assert (right < 134 or left >= 266) and (bottom < 100 or top >= 200)
     assert (changed[top:bottom + 1, left:right + 1].min(axis=2) > 200).sum() >= 2 * 30 * 30
