@@ -2,7 +2,8 @@
 
 Confident dice get a solid green box and their value; dice under the
 low-confidence line get a dashed orange box and a '?'; dice the advisor says to
-keep get a thick blue box. Sizes follow the photo, so labels stay readable
+keep get a thick blue box; dice a known count left out (`left_out`) a dashed grey
+box and no value, so anyone checking the photo sees what was not counted. Sizes follow the photo, so labels stay readable
 whether the photo is 640 or 4032 pixels wide.
 """
 
@@ -20,6 +21,8 @@ CONFIDENT = (60, 200, 60)
 UNCERTAIN = (0, 140, 255)
 KEEP = (255, 160, 0)
 MISSED = (255, 0, 255)
+LEFT_OUT = (215, 215, 215)  # light grey on a dark rim: seen on white and on dark tables
+LEFT_OUT_RIM = (50, 50, 50)
 WRONG = (40, 40, 230)
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 
@@ -30,16 +33,21 @@ def annotate(
     *,
     keep: Iterable[int] | None = None,
     low_confidence: float = UNSURE_BELOW,
+    left_out: Dice | None = None,
 ) -> np.ndarray:
     """A BGR copy of `image` with each die's box and value drawn on it.
 
     `keep` holds indices into `dice` of the dice to keep (highlighted); dice
-    whose confidence is under `low_confidence` are marked as uncertain.
+    whose confidence is under `low_confidence` are marked as uncertain; `left_out`
+    (dice seen that a known count did not take) get a dashed grey box.
     The input is never changed.
     """
     canvas = _bgr_copy(image)
     kept = _indices(keep, len(dice))
     style = _Style(canvas.shape)
+    for die in left_out if left_out is not None else ():
+        _box(canvas, die.box, LEFT_OUT_RIM, style.thick + 2, dashed=True, dash=style.dash)
+        _box(canvas, die.box, LEFT_OUT, style.thick, dashed=True, dash=style.dash)
     for i, die in enumerate(dice):
         uncertain = die.confidence < low_confidence
         text = f"{die.value}?" if uncertain else str(die.value)

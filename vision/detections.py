@@ -107,3 +107,15 @@ class Dice:
 
     def to_list(self) -> list[dict]:
         return [die.to_dict() for die in self]
+
+
+@dataclass(frozen=True)
+class CountedDice:
+    """A photo read with a known count (`DiceReader.read_counted`): `dice` are the count's
+    likeliest; `left_out` the dice the reader's own rules kept beyond it, which the count
+    passed over (other dice in the shot, or something that looks like one). Players see
+    those too: a throw whose photo holds more dice than it may have taken the wrong ones."""
+
+    dice: Dice
+    left_out: Dice = field(default_factory=lambda: Dice.empty())
+

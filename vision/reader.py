@@ -21,7 +21,7 @@ import numpy as np
 from dicecam.vision.boxes import low_on_die, lower_faces
 from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
-from dicecam.vision.detections import Dice, Die
+from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
@@ -81,6 +81,12 @@ class DiceReader:
         """
         found = self.candidates(image) if count is None else self.counted(image, count, search=search)
         return self.select(found, count=count)
+
+    def read_counted(self, image: np.ndarray, count: int, *, search: bool = True) -> CountedDice:
+        """`read(image, count=count)` and, beside it, the dice the rules kept that the count
+        left out: a photo with more dice in it than the throw (dice set aside, another
+        player's) is one where the count may have taken the wrong ones, so players are shown them."""
+        return self.select_counted(self.counted(image, count, search=search), count)
 
     def counted(self, image: np.ndarray, count: int, *, search: bool = True) -> Candidates:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses
@@ -149,6 +155,10 @@ class DiceReader:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
         if count is None:
             return found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
+        return self.select_counted(found, count).dice
+
+    def select_counted(self, found: Candidates, count: int) -> CountedDice:
+        """The `count` likeliest dice of judged `found` and the kept ones the count left out."""
         if count < 0:
             raise ValueError(f"a throw cannot show {count} dice")
         return self._counted(found, count)
@@ -233,10 +243,10 @@ class DiceReader:
             keep &= ~lower_faces(seen.boxes, seen.die_boxes, keep)
         return replace(seen, kept=keep)
 
-    def _counted(self, found: Candidates, count: int) -> Dice:
-        """The `count` likeliest dice of `found` (see `read`)."""
-        if not len(found) or count == 0:
-            return Dice.empty()
+    def _counted(self, found: Candidates, count: int) -> CountedDice:
+        """The `count` likeliest dice of `found` (see `read`), and the kept ones left out."""
+        if not len(found):
+            return CountedDice(Dice.empty())
         conf = self.confidence(found)
         rank = self.likelihood(found)
         judged = filled(found.kept, "kept")
@@ -244,17 +254,19 @@ class DiceReader:
         others = np.flatnonzero(~judged)
         kept = kept[np.argsort(-rank[kept], kind="stable")]
         others = others[np.argsort(-rank[others], kind="stable")]
+        spare = kept[count:]
         if len(kept) >= count:
-            chosen, spare = kept[:count], kept[count:]
-            if len(spare) and rank[spare[0]] >= 0.5 * rank[chosen[-1]]:
+            chosen = kept[:count]
+            if len(chosen) and len(spare) and rank[spare[0]] >= 0.5 * rank[chosen[-1]]:
                 # The die left out was nearly as likely as the weakest one taken: ask about it.
                 conf[chosen[-1]] = min(conf[chosen[-1]], ADDED_AT_MOST)
         else:
             added = others[: count - len(kept)]
             conf[added] = np.minimum(conf[added], ADDED_AT_MOST)
             chosen = np.concatenate([kept, added])
-        picked = found.take(chosen)
-        return Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted()
+        picked, left = found.take(chosen), found.take(spare)
+        return CountedDice(Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted(),
+                           Dice(left.boxes, filled(left.values, "values"), conf[spare]).sorted())
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -84,6 +84,7 @@ class Photo:
     height: int
     low_confidence: float
     read_ms: float
+    left_out: int = 0  # dice seen beyond the throw's count (drawn grey on the annotated copy)
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,8 @@ def check_can_throw(store: Store, stored: Stored, *, retake: bool = False) -> No
 def _keep_photo(photos: Photos, photo: Photo, created: list[str]) -> dict[str, Any]:
     """Store the photo and its annotated copy; `created` collects the files that are new."""
     columns: dict[str, Any] = {"photo_type": photo.mime, "width": photo.width, "height": photo.height,
-                               "low_confidence": photo.low_confidence, "read_ms": round(photo.read_ms, 1)}
+                               "low_confidence": photo.low_confidence, "read_ms": round(photo.read_ms, 1),
+                               "left_out": photo.left_out}
     for column, data in (("photo_sha256", photo.data), ("annotated_sha256", photo.annotated)):
         sha, new = photos.add(data)
         if new:

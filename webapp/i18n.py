@@ -171,6 +171,17 @@ TEXTS: dict[str, dict[str, str]] = {
                          "dann werden sie sicherer erkannt.",
                    "en": "The dice are very small in the photo: move closer or zoom in and they are read "
                          "more reliably."},
+    "left_out_one": {"de": "Auf dem Foto ist noch 1 Würfel mehr, als der Wurf hat (grau umrandet, nicht gezählt). "
+                           "Liegen andere Würfel mit im Bild? Dann die gezählten prüfen oder neu fotografieren.",
+                     "en": "The photo shows 1 die more than the throw has (grey outline, not counted). "
+                           "Are other dice in the shot? Then check the counted ones or take the photo again."},
+    "left_out_n": {"de": "Auf dem Foto sind noch {n} Würfel mehr, als der Wurf hat (grau umrandet, nicht gezählt). "
+                         "Liegen andere Würfel mit im Bild? Dann die gezählten prüfen oder neu fotografieren.",
+                   "en": "The photo shows {n} dice more than the throw has (grey outline, not counted). "
+                         "Are other dice in the shot? Then check the counted ones or take the photo again."},
+    "not_counted": {"de": "Nicht gezählt", "en": "Not counted"},
+    "left_out_evidence": {"de": "{n} Würfel mehr auf dem Foto als im Wurf, grau umrandet",
+                          "en": "{n} more dice on the photo than in the throw, grey outline"},
     "unsure_ok": {"de": "Geprüft – stimmt so", "en": "Checked: they are right"},
     "unsure_ok_one": {"de": "Geprüft – stimmt so", "en": "Checked: it is right"},
     "score_now": {"de": "Jetzt eintragen", "en": "Score it now"},

@@ -111,7 +111,12 @@ def _add_summary(conn: psycopg.Connection) -> None:
 
 # Step n upgrades a database at version n - 1 to version n, as in sqlite_store (the
 # numbers mean the same on both backends); append, never edit.
-MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (_base_schema, _add_summary)
+def _add_left_out(conn: psycopg.Connection) -> None:
+    """Version 3: how many dice a throw's photo showed beyond its count (None before)."""
+    conn.execute("ALTER TABLE throw ADD COLUMN left_out INTEGER")
+
+
+MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (_base_schema, _add_summary, _add_left_out)
 LATEST = len(MIGRATIONS)
 
 

@@ -45,6 +45,7 @@ def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = Fals
         "low_confidence": row.low_confidence,
         "read_ms": row.read_ms,
         "small_dice": small_dice(row),
+        "left_out": row.left_out or 0,
         "created": row.created,
         "created_by": row.created_by,
         **throw_urls(stored.id, row),

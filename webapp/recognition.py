@@ -63,6 +63,7 @@ class Reading:
     height: int
     low_confidence: float
     read_ms: float
+    left_out: int = 0         # dice seen beyond the throw's count (drawn grey, not counted)
 
 
 _lock = threading.Lock()
@@ -105,7 +106,8 @@ def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Re
     """Read the dice in a decoded photo and draw them onto a copy.
 
     `count`: how many dice the throw shows (the game knows it); the reader then
-    returns that many, marking the ones it had to add or doubted unsure.
+    returns that many, marking the ones it had to add or doubted unsure, and the
+    dice it saw beyond them are drawn grey and counted in `left_out`.
     """
     from dicecam.vision.annotate import annotate
 
@@ -115,10 +117,14 @@ def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Re
     if scale < 1.0:
         image = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     start = time.perf_counter()
-    dice = reader.read(image, count=count)
+    if count is None:
+        dice, left_out = reader.read(image), None
+    else:
+        counted = reader.read_counted(image, count)
+        dice, left_out = counted.dice, counted.left_out
     read_ms = (time.perf_counter() - start) * 1000
     low = float(getattr(reader, "low_confidence", UNSURE_BELOW))
-    drawn = annotate(image, dice, low_confidence=low)
+    drawn = annotate(image, dice, low_confidence=low, left_out=left_out)
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         raise RuntimeError("could not encode the annotated photo")
@@ -129,6 +135,7 @@ def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Re
         height=int(image.shape[0]),
         low_confidence=low,
         read_ms=read_ms,
+        left_out=0 if left_out is None else len(left_out),
     )
 
 
@@ -183,6 +190,7 @@ def read_upload(app: Flask, upload: IO[bytes], *, count: int | None = None) -> t
         height=reading.height,
         low_confidence=reading.low_confidence,
         read_ms=reading.read_ms,
+        left_out=reading.left_out,
     )
     dice = [{"value": d["value"], "box": d["box"], "confidence": d["confidence"]} for d in reading.dice]
     return photo, dice

@@ -108,6 +108,7 @@ class ThrowRow:
     read_ms: float | None = None
     created: str = ""
     created_by: str | None = None
+    left_out: int | None = None   # dice seen beyond the count (None: a throw read before it was kept)
 
     # The columns held as JSON text in the database.
     JSON_COLUMNS = ("dice_read", "dice", "corrections", "entry", "history")

@@ -54,8 +54,13 @@ def _add_summary(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS game_updated ON game (updated)")
 
 
+def _add_left_out(db: sqlite3.Connection) -> None:
+    """Version 3: how many dice a throw's photo showed beyond its count (None before)."""
+    db.execute("ALTER TABLE throw ADD COLUMN left_out INTEGER")
+
+
 # Step n upgrades a file at version n - 1 to version n; append, never edit.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_base_schema, _add_summary)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_base_schema, _add_summary, _add_left_out)
 LATEST = len(MIGRATIONS)
 
 

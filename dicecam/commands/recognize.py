@@ -78,18 +78,30 @@ def run(args: argparse.Namespace) -> int:
         # A photo's time is reading, decoding and recognising it; loading the
         # model once and writing the annotated copy are not counted.
         start = time.perf_counter()
-        dice = _read_crop(reader, image) if args.crop else reader.read(image, count=args.dice)
+        left_out = None
+        if args.crop:
+            dice = _read_crop(reader, image)
+        elif args.dice is not None:
+            dice, left_out = _counted(reader.read_counted(image, args.dice))
+        else:
+            dice = reader.read(image)
         ms = (decode_s + time.perf_counter() - start) * 1000
         hint = None
         height, width = image.shape[:2]
         if not args.crop and looks_like_one_die(width, height, len(dice)):
             hint = _crop_hint(reader, image, width, height)
         progress.clear()
-        _report(args, name, dice, ms, reader.low_confidence, hint)
-        if args.annotate is not None and not _write_annotated(args.annotate, name, image, dice, reader, written):
+        _report(args, name, dice, ms, reader.low_confidence, hint, left_out)
+        if args.annotate is not None and not _write_annotated(args.annotate, name, image, dice, reader, written,
+                                                              left_out):
             failed = True
     progress.clear()
     return 2 if failed else 0
+
+
+def _counted(counted):
+    """A count's reading as (the dice, the dice seen beyond the count)."""
+    return counted.dice, counted.left_out
 
 
 def _read_crop(reader, image):
@@ -121,9 +133,11 @@ def _report_error(args: argparse.Namespace, name: str, reason: str) -> None:
 
 
 def _report(args: argparse.Namespace, name: str, dice, ms: float, low_confidence: float,
-            hint: dict | None = None) -> None:
+            hint: dict | None = None, left_out=None) -> None:
     if args.json:
         line = {"image": name, "dice": dice.to_list(), "ms": round(ms, 1)}
+        if left_out is not None:
+            line["left_out"] = left_out.to_list()
         if hint is not None:
             line["hint"] = hint
         print(json.dumps(line, ensure_ascii=False), flush=True)
@@ -131,12 +145,15 @@ def _report(args: argparse.Namespace, name: str, dice, ms: float, low_confidence
     values = " ".join(f"{d.value}?" if d.confidence < low_confidence else str(d.value) for d in dice)
     count = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}"
     summary = f"{count}: {values}  (sum {int(dice.values.sum())})" if len(dice) else "no dice found"
-    print(f"{name}: {summary}  [{ms:.0f} ms]", flush=True)
+    more = ""
+    if left_out is not None and len(left_out):
+        more = f"  (+{len(left_out)} more {'die' if len(left_out) == 1 else 'dice'} seen, not counted)"
+    print(f"{name}: {summary}{more}  [{ms:.0f} ms]", flush=True)
     if hint is not None:
         print(f"dicecam: {name}: hint: {hint['message']}", file=sys.stderr, flush=True)
 
 
-def _write_annotated(folder: Path, name: str, image, dice, reader, written: set[Path]) -> bool:
+def _write_annotated(folder: Path, name: str, image, dice, reader, written: set[Path], left_out=None) -> bool:
     import cv2
 
     from dicecam.vision.annotate import annotate
@@ -149,7 +166,7 @@ def _write_annotated(folder: Path, name: str, image, dice, reader, written: set[
     written.add(target)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        ok = cv2.imwrite(str(target), annotate(image, dice, low_confidence=reader.low_confidence),
+        ok = cv2.imwrite(str(target), annotate(image, dice, low_confidence=reader.low_confidence, left_out=left_out),
                          [cv2.IMWRITE_JPEG_QUALITY, 90])
         if not ok:
             raise OSError("the image could not be written")

@@ -5,7 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dicecam.vision.annotate import CONFIDENT, KEEP, MISSED, UNCERTAIN, WRONG, annotate, annotate_misses
+from dicecam.vision.annotate import (
+    CONFIDENT,
+    KEEP,
+    LEFT_OUT,
+    LEFT_OUT_RIM,
+    MISSED,
+    UNCERTAIN,
+    WRONG,
+    annotate,
+    annotate_misses,
+)
 from dicecam.vision.detections import UNSURE_BELOW, Dice
 from dicecam.vision.metrics import match_boxes
 
@@ -50,6 +60,17 @@ def test_uncertain_die_gets_a_dashed_orange_box():
     bottom = near(out[398:403, 100:301], UNCERTAIN).any(axis=0)
     assert 0.3 < bottom.mean() < 0.8  # dashes with gaps between them
     assert not near(out, CONFIDENT).any()
+
+
+@pytest.mark.parametrize("grey", [20, 128, 240], ids=["dark", "grey", "white"])
+def test_dice_a_count_left_out_get_a_dashed_grey_box_and_no_value(grey):
+    photo = np.full((480, 640, 3), grey, np.uint8)
+    out = annotate(photo, Dice.empty(), left_out=dice((4, (100, 200, 300, 400), 0.95)))
+    bottom = (near(out[396:405, 100:301], LEFT_OUT, 10) | near(out[396:405, 100:301], LEFT_OUT_RIM, 10)).any(axis=0)
+    assert 0.3 < bottom.mean() < 0.8  # dashes with gaps between them
+    assert near(out, LEFT_OUT if grey < 200 else LEFT_OUT_RIM, 10).any()  # the box stands out on any table
+    assert not (near(out, CONFIDENT) | near(out, UNCERTAIN)).any()  # no value: it is not counted
+    assert np.array_equal(out[:190], photo[:190])  # nothing drawn above the box: no label
 
 
 def test_the_confidence_line_can_be_moved():

@@ -87,11 +87,31 @@ def test_any_count_gives_as_many_dice_as_there_are_boxes_to_give(reader, images,
     assert len(_same_boxes(dice.boxes[sure], found.boxes[found.kept])) == int(sure.sum())
 
 
+@pytest.mark.parametrize("photo", SCENES[:6], ids=lambda p: p.image)
+def test_the_dice_a_count_leaves_out_are_the_rest_of_those_read(reader, images, photo):
+    image = images[photo.image]
+    every = reader.read(image)
+    for count in range(len(every) + 2):
+        counted = reader.read_counted(image, count)
+        told = reader.read(image, count=count)
+        assert np.array_equal(counted.dice.boxes, told.boxes) and np.array_equal(counted.dice.values, told.values)
+        if count <= len(every):
+            # Taken and left out together are the dice read without a count, each once.
+            both = np.concatenate([counted.dice.boxes, counted.left_out.boxes])
+            assert len(both) == len(every) == len(_same_boxes(both, every.boxes))
+        else:
+            assert len(counted.left_out) == 0
+
+
 def test_recognize_takes_the_number_of_dice():
     photo = SCENES[0]
     done = subprocess.run([sys.executable, "-m", "dicecam", "recognize", "--json", "--dice", "3", str(photo.path)],
                           capture_output=True, text=True, check=True)
-    assert len(json.loads(done.stdout)["dice"]) == 3
+    line = json.loads(done.stdout)
+    every = json.loads(subprocess.run([sys.executable, "-m", "dicecam", "recognize", "--json", str(photo.path)],
+                                      capture_output=True, text=True, check=True).stdout)
+    assert len(line["dice"]) == 3 and len(line["left_out"]) == len(every["dice"]) - 3
+    assert "left_out" not in every  # no count, nothing left out
     bad = subprocess.run([sys.executable, "-m", "dicecam", "recognize", "--dice", "five", str(photo.path)],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "whole number" in bad.stderr

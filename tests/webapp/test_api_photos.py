@@ -262,3 +262,28 @@ def test_typed_dice_never_suggest_moving_closer(client):
     gid = new_game(client)["id"]
     resp = client.post(f"/api/games/{gid}/throws", json={"dice": [1, 2, 3, 4, 5]})
     assert resp.status_code == 201 and resp.json["small_dice"] is False
+
+
+def test_dice_beyond_the_throws_count_are_left_out_and_the_throw_says_so(client):
+    data, labelled = sample("IMG_20191209_100143.jpg")
+    assert len(labelled) == 6
+    gid = new_game(client)["id"]  # Spiffel: a throw has 5 dice
+    res = upload(client, gid, data)
+    assert res.status_code == 201, res.json
+    assert len(res.json["dice"]) == 5 and res.json["left_out"] == 1
+    current = client.get(f"/api/games/{gid}").json["throw"]
+    assert current["left_out"] == 1
+    record = client.get(f"/api/games/{gid}/throws/{res.json['throw_id']}").json
+    assert record["left_out"] == 1
+    # The evidence page names it in the player's language.
+    page = client.get(f"/g/{gid}/throws/{res.json['throw_id']}", headers={"Accept-Language": "de"})
+    assert "1 Würfel mehr auf dem Foto als im Wurf" in page.get_data(as_text=True)
+
+
+def test_a_photo_of_just_the_throw_and_typed_dice_leave_nothing_out(client):
+    data, labelled = sample("IMG_20191209_100714.jpg")
+    assert len(labelled) == 5
+    gid = new_game(client)["id"]
+    assert upload(client, gid, data).json["left_out"] == 0
+    other = new_game(client)["id"]
+    assert client.post(f"/api/games/{other}/throws", json={"dice": [1, 2, 3, 4, 5]}).json["left_out"] == 0

@@ -1,12 +1,12 @@
-"""What goes wrong is said in the page's language: a refused start and an unreadable
-photo, on German and English phones."""
+"""What goes wrong is said in the page's language: a refused start, an unreadable photo,
+dice too small and more dice in the photo than in the throw, on German and English phones."""
 
 from __future__ import annotations
 
 import pytest
 
 from .checks import check_screen, untranslated
-from .play import FIVE_DICE, photo_throw, start_game, text
+from .play import FIVE_DICE, SIX_DICE, photo_throw, start_game, text
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -50,6 +50,26 @@ def test_dice_small_in_the_photo_bring_a_hint_to_move_closer(phones, base, scree
     check_screen(phone, "small-dice", screens)
 
     # Taken again closer, as the hint says: the hint goes.
+    before = page.locator("#annotated").get_attribute("src")
+    page.click("#retake-btn")
+    page.set_input_files("#photo-input", str(FIVE_DICE))
+    page.wait_for_function("(src) => document.getElementById('annotated').getAttribute('src') !== src"
+                           " && !document.body.classList.contains('is-busy')", arg=before)
+    assert not note.is_visible()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_more_dice_in_the_photo_than_in_the_throw_are_named(phones, base, screens, lang):
+    phone = phones(lang)
+    page = phone.page
+    start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    # Six dice in the shot of a five-dice throw: one is left out, drawn grey, and the page says so.
+    photo_throw(phone, SIX_DICE, 5)
+    note = page.locator("#left-out-note")
+    assert note.is_visible() and note.inner_text() == text("left_out_one", lang)
+    check_screen(phone, "left-out", screens)
+
+    # Taken again with the throw's five dice only: nothing is left out, the note goes.
     before = page.locator("#annotated").get_attribute("src")
     page.click("#retake-btn")
     page.set_input_files("#photo-input", str(FIVE_DICE))

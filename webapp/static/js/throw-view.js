@@ -82,6 +82,11 @@ export function renderThrowView(state) {
   // Dice that came out tiny in the photo are where readings go wrong: say how to take the next one.
   $('small-dice-note').hidden = !t.small_dice;
 
+  // More dice in the photo than in the throw: the count may have taken the wrong ones (drawn grey).
+  const leftOut = $('left-out-note');
+  leftOut.hidden = !t.left_out;
+  leftOut.textContent = t.left_out ? fmt(t.left_out === 1 ? 'left_out_one' : 'left_out_n', {n: t.left_out}) : '';
+
   // Unsure dice are named in words too: a reading that looks sure but is not costs points.
   const note = $('unsure-note');
   note.hidden = !unsure.size;
