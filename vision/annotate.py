@@ -3,8 +3,8 @@
 Confident dice get a solid green box and their value; dice under the
 low-confidence line get a dashed orange box and a '?'; dice the advisor says to
 keep get a thick blue box; dice a known count left out (`left_out`) a dashed grey
-box and no value, so anyone checking the photo sees what was not counted. Sizes follow the photo, so labels stay readable
-whether the photo is 640 or 4032 pixels wide.
+box and no value, so anyone checking the photo sees what was not counted. Sizes
+follow the photo, so labels stay readable whether the photo is 640 or 4032 pixels wide.
 """
 
 from __future__ import annotations

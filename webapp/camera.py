@@ -7,7 +7,9 @@ throw, so the live overlay and the throw that follows agree. Nothing is stored; 
 page decides when the scene has settled and then posts a full-size still as a normal
 photo throw (`POST /throws`). With `?still_side=N` (the long side of the still the
 camera would take) the answer also says whether the dice would come out too small in
-that still to be read reliably (`small_dice`), so the page can ask to move closer first.
+that still to be read reliably (`small_dice`), so the page can ask to move closer first;
+`left_out` says how many dice it saw beyond the count (dice set aside, another player's),
+so the page can ask for them to leave the picture before the still is taken.
 
 Frames are cheap but many (several phones, several a second each), so they are
 bounded apart from photo throws:
@@ -208,7 +210,8 @@ def read_frame(game_id: str):
         # A frame is read without the search for missing dice (`DiceReader.read`): a
         # frame comes every few hundred ms, and the still the page takes once the dice
         # settle is read in full.
-        dice = reader.read(image, count=expected, search=False).to_list()
+        counted = reader.read_counted(image, expected, search=False)
+        dice, left_out = counted.dice.to_list(), len(counted.left_out)
         read_ms = (time.perf_counter() - read_start) * 1000
     finally:
         slots.release()
@@ -220,6 +223,7 @@ def read_frame(game_id: str):
         "small_dice": small_in_still(dice, max(width, height), still_side),
         "seen": sum(not d["guess"] for d in found),
         "expected": expected,
+        "left_out": left_out,
         "version": stored.version,
         "width": int(width),
         "height": int(height),

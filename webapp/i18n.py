@@ -256,6 +256,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "live_paused": {"de": "Erst unten Würfel beiseitelegen, dann weiterwürfeln.",
                     "en": "Set dice aside below first, then throw on."},
     "live_keep": {"de": "Liegen lassen: {dice} – die anderen neu werfen", "en": "Keep {dice}, throw the others again"},
+    "live_left_out": {"de": "Mehr Würfel im Bild, als der Wurf hat: beiseitegelegte oder fremde Würfel "
+                            "aus dem Bild nehmen.",
+                      "en": "More dice in view than the throw has: move set-aside or other dice out of the picture."},
     "live_small_dice": {"de": "Die Würfel sind im Bild sehr klein: näher heran, dann werden sie sicherer erkannt.",
                         "en": "The dice are very small in view: move closer and they are read more reliably."},
     "live_check_unsure": {"de": "Erst die unsicheren Würfel unten prüfen.", "en": "Check the unsure dice below first."},

@@ -114,6 +114,9 @@ def test_a_frame_is_read_with_the_expected_count_and_boxes_as_shares(client, var
         assert got["unsure"] == (die["confidence"] < 0.7)
         assert got["guess"] == (die["confidence"] <= 0.5)
     assert body["seen"] == sum(not d["guess"] for d in body["dice"])
+    # Six dice in view of a five-dice throw: the one the count passed over is said, so the
+    # page can ask for it to leave the picture before the still.
+    assert body["left_out"] == max(0, len(reader_sees(SIX_DICE, None)) - count) == (1 if count == 5 else 0)
     assert body["read_ms"] > 0 and body["ms"] >= body["read_ms"]
     assert resp.headers["Cache-Control"] == "no-store"
 

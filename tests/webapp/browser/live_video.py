@@ -24,6 +24,7 @@ WIDTH, HEIGHT, FPS = 640, 480, 10
 FIVE_A = ("byler_d6/IMG_20191209_100714.jpg", 80)    # 2 2 3 3 3 on a grey desk
 FOUR = ("matteop65_wood/valid_52.jpg", 0)            # 2 3 5 6 on wood: one die short
 FIVE_B = ("matteop65_wood/valid_70.jpg", 0)          # 1 4 4 5 5 on wood
+SIX = ("byler_d6/IMG_20191209_100248.jpg", 80)       # 1 1 2 3 5 5: one more than a Kniffel throw
 
 
 @dataclass(frozen=True)
@@ -174,4 +175,13 @@ def far_video(folder: Path, *, seconds: float = 5.0) -> Path:
     far[HEIGHT // 4 : HEIGHT // 4 + HEIGHT // 2, WIDTH // 4 : WIDTH // 4 + WIDTH // 2] = half
     path = folder / "live-far.y4m"
     write_y4m(path, [far] * int(seconds * FPS), FPS)
+    return path
+
+
+def six_video(folder: Path, *, seconds: float = 5.0) -> Path:
+    """A video of six dice lying still (one more than a five-dice throw: a die set aside or
+    another player's in view); its file."""
+    six, _ = table_photo(SIX)
+    path = folder / "live-six.y4m"
+    write_y4m(path, [six] * int(seconds * FPS), FPS)
     return path

@@ -86,6 +86,7 @@ function build() {
     el('div', {className: 'live-wrap', id: 'live-wrap'}, video, el('div', {className: 'live-overlay', id: 'live-overlay', ariaHidden: 'true'})),
     el('p', {className: 'live-status', id: 'live-status', role: 'status', ariaLive: 'polite'}, T.live_starting),
     el('p', {className: 'hint-note', id: 'live-small', hidden: true}, T.live_small_dice),
+    el('p', {className: 'hint-note', id: 'live-more', hidden: true}, T.live_left_out),
     el('div', {className: 'live-extra', id: 'live-extra'}),
     el('div', {className: 'live-keep', id: 'live-keep', ariaLive: 'polite'}),
   );
@@ -298,6 +299,9 @@ function received(captured, answer) {
   // Dice that would come out tiny in the still are where readings go wrong: ask to move closer now.
   const small = $('live-small');
   if (small) small.hidden = !answer.small_dice;
+  // More dice in view than the throw: the count may take the wrong ones, so ask for them to go now.
+  const more = $('live-more');
+  if (more) more.hidden = !answer.left_out;
   if (answer.version > state.version) refresh();
   evaluate(now);
 }
