@@ -101,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     scores, unreadable, misses, seconds = [], 0, [], 0.0
     unsure = [0, 0]  # mistakes, right dice marked unsure
     silent_throws = 0  # photos read wrong with no die marked unsure
+    left_out = [0, 0]  # told the count: photos with dice seen beyond it; of the silent throws, those among them
     for i, photo in enumerate(photos):
         progress.update(f"reading {photo.image}", i, len(photos))
         image: np.ndarray | None
@@ -113,13 +114,21 @@ def run(args: argparse.Namespace) -> int:
             image, predicted = None, Dice.empty()
         else:
             start = time.perf_counter()
-            predicted = read_labelled(reader, photo, image, count=len(photo.dice) if args.dice else None)
+            beyond = 0
+            if args.dice and not photo.crop:
+                counted = reader.read_counted(image, len(photo.dice))
+                predicted, beyond = counted.dice, len(counted.left_out)
+            else:
+                predicted = read_labelled(reader, photo, image, count=len(photo.dice) if args.dice else None)
             seconds += time.perf_counter() - start
         score = score_photo(photo.dice, predicted)
         scores.append(score)
         unsure = [a + b for a, b in zip(unsure, unsure_counts(photo.dice, predicted, reader.low_confidence))]
-        silent_throws += silent_throw(photo.dice, predicted, reader.low_confidence,
-                                      count=len(photo.dice) if args.dice else None)
+        silent = silent_throw(photo.dice, predicted, reader.low_confidence,
+                              count=len(photo.dice) if args.dice else None)
+        silent_throws += silent
+        # The page says when a photo holds more dice than its throw: such a throw is asked about.
+        left_out = [left_out[0] + (beyond > 0), left_out[1] + (silent and beyond > 0)]
         if not score.exact:
             misses.append(_miss_record(photo, predicted))
             if args.misses is not None and image is not None:
@@ -140,10 +149,12 @@ def run(args: argparse.Namespace) -> int:
                           "unsure_share": round((unsure[0] + unsure[1]) / max(1, result.predicted), 4),
                           "silent_throws": silent_throws,
                           "silent_throw_rate": round(silent_throws / max(1, result.photos), 4),
+                          **({"throws_with_dice_left_out": left_out[0], "silent_throws_left_out": left_out[1]}
+                             if args.dice else {}),
                           "labels_corrected": applied,
                           "unreadable": unreadable, "ms_per_photo": round(read_ms, 1)}))
     else:
-        _print_table(args, result, unsure, silent_throws, reader.low_confidence, unreadable, read_ms)
+        _print_table(args, result, unsure, silent_throws, reader.low_confidence, unreadable, read_ms, left_out)
         if args.corrections is not None:
             print(f"  scored against {applied} label(s) corrected by {args.corrections}")
     if args.misses is not None:
@@ -166,7 +177,7 @@ def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *
 
 
 def _print_table(args: argparse.Namespace, s, unsure, silent_throws: int, low_confidence: float,
-                 unreadable: int, read_ms: float) -> None:
+                 unreadable: int, read_ms: float, left_out: list[int]) -> None:
     told = ", told each photo's count of dice" if args.dice else ""
     told += f", photos of at most {args.max_dice} dice" if args.max_dice is not None else ""
     print(f"{args.dataset} (split {args.split}{told}): {s.photos} photos, "
@@ -189,6 +200,9 @@ def _print_table(args: argparse.Namespace, s, unsure, silent_throws: int, low_co
     # Per throw: a wrong reading with no die marked unsure goes on the sheet unchecked.
     print(f"  {'silent throws':<16}{silent_throws} of the {s.photos - s.exact} photos read wrong have "
           f"no die marked unsure ({silent_throws / max(1, s.photos):.1%} of all photos)")
+    if args.dice:
+        print(f"  {'dice left out':<16}{left_out[0]} photos hold more dice than their count (the page says so); "
+              f"{left_out[1]} of the silent throws among them")
     print(f"  {'time per photo':<16}{read_ms:.1f} ms (recognition only)")
     if unreadable:
         print(f"  {unreadable} photo(s) could not be read and count as read wrong")

@@ -356,3 +356,20 @@ def test_progress_shows_on_a_terminal_only(reader):
                            capture_output=True, text=True, check=True)
     assert "\r" not in piped.stdout + piped.stderr and "reading" not in piped.stderr
     assert "reading" not in _on_a_terminal("recognize", "--json", *photos)
+
+
+def test_eval_told_the_count_says_which_photos_hold_more_dice_than_it(capsys, reader, tmp_path):
+    # A photo whose labels name only some of the dice it shows: told that count, the others are left out.
+    seen = _reading(reader, BYLER)
+    assert len(seen) >= 3
+    folder = _dataset(tmp_path / "fewer", [(BYLER, seen[:2])])
+    status, lines, _ = run_cli(capsys, "eval", str(folder), "--split", "all", "--json", "--dice")
+    result = json.loads(lines[0])
+    assert status == 0 and result["throws_with_dice_left_out"] == 1
+    assert result["silent_throws_left_out"] <= result["silent_throws"]
+    # Labelled with every die it shows, nothing is left out; without a count the figures are not given.
+    folder = _dataset(tmp_path / "all", [(BYLER, seen)])
+    assert json.loads(run_cli(capsys, "eval", str(folder), "--split", "all", "--json", "--dice")[1][0])[
+        "throws_with_dice_left_out"] == 0
+    assert "throws_with_dice_left_out" not in json.loads(
+        run_cli(capsys, "eval", str(folder), "--split", "all", "--json")[1][0])
