@@ -211,7 +211,7 @@ def read_frame(game_id: str):
         # frame comes every few hundred ms, and the still the page takes once the dice
         # settle is read in full.
         counted = reader.read_counted(image, expected, search=False)
-        dice, left_out = counted.dice.to_list(), len(counted.left_out)
+        dice, left_out = counted.dice.to_list(), counted.left_out.to_list()
         read_ms = (time.perf_counter() - read_start) * 1000
     finally:
         slots.release()
@@ -223,7 +223,8 @@ def read_frame(game_id: str):
         "small_dice": small_in_still(dice, max(width, height), still_side),
         "seen": sum(not d["guess"] for d in found),
         "expected": expected,
-        "left_out": left_out,
+        "left_out": len(left_out),
+        "left_out_boxes": [d["box"] for d in frame_json(left_out, width, height, float(reader.low_confidence))],
         "version": stored.version,
         "width": int(width),
         "height": int(height),

@@ -117,6 +117,10 @@ def test_a_frame_is_read_with_the_expected_count_and_boxes_as_shares(client, var
     # Six dice in view of a five-dice throw: the one the count passed over is said, so the
     # page can ask for it to leave the picture before the still.
     assert body["left_out"] == max(0, len(reader_sees(SIX_DICE, None)) - count) == (1 if count == 5 else 0)
+    assert len(body["left_out_boxes"]) == body["left_out"]
+    every = {tuple(round(v / 640, 4) for v in d["box"]) for d in reader_sees(SIX_DICE, None)}
+    taken = {tuple(d["box"]) for d in body["dice"]}
+    assert {tuple(b) for b in body["left_out_boxes"]} == every - taken  # the dice the count did not take
     assert body["read_ms"] > 0 and body["ms"] >= body["read_ms"]
     assert resp.headers["Cache-Control"] == "no-store"
 

@@ -73,5 +73,8 @@ def test_more_dice_in_view_than_the_throw_bring_a_hint_to_clear_them(six_phones,
     page.wait_for_selector("#live-more:not([hidden])", timeout=10_000)
     assert page.locator("#live-more").inner_text() == text("live_left_out", lang)
     assert page.locator("#live-small").is_hidden()
+    # The die the count left out is outlined on the picture, without a value.
+    assert page.locator("#live-overlay .live-die.left-out").count() == 1
+    assert page.locator("#live-overlay .live-die.left-out .live-value").count() == 0
     check_screen(phone, "live-more", screens)
     page.click("#live-close")

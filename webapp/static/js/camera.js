@@ -161,6 +161,15 @@ function drawOverlay(reading) {
     box.style.height = (100 * (d.box[3] - d.box[1])) + '%';
     overlay.appendChild(box);
   });
+  // Dice seen beyond the count: outlined grey, no value (not counted).
+  (reading.left_out_boxes || []).forEach((b) => {
+    const box = el('div', {className: 'live-die left-out'});
+    box.style.left = (100 * b[0]) + '%';
+    box.style.top = (100 * b[1]) + '%';
+    box.style.width = (100 * (b[2] - b[0])) + '%';
+    box.style.height = (100 * (b[3] - b[1])) + '%';
+    overlay.appendChild(box);
+  });
 }
 
 /** After throw 1 or 2: the advisor's dice to keep, in words, under the picture. */
