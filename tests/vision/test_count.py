@@ -103,6 +103,16 @@ def test_the_dice_a_count_leaves_out_are_the_rest_of_those_read(reader, images, 
             assert len(counted.left_out) == 0
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 30))
+def test_a_count_leaves_out_exactly_the_kept_dice_beyond_it(reader, images, count):
+    image = images[SCENES[2].image]
+    kept = len(reader.read(image))
+    counted = reader.read_counted(image, count)
+    assert len(counted.left_out) == max(0, kept - count)
+    assert not _same_boxes(counted.dice.boxes, counted.left_out.boxes)  # no die both taken and left out
+
+
 def test_recognize_takes_the_number_of_dice():
     photo = SCENES[0]
     done = subprocess.run([sys.executable, "-m", "dicecam", "recognize", "--json", "--dice", "3", str(photo.path)],
