@@ -40,24 +40,31 @@ DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("by
 def measure(reader: DiceReader, folder: Path, split: str | None,
             changes: list[str] | None = None, *, told: bool = False) -> dict[str, dict[str, float]]:
     """Read F1, exact-roll rate, recall, value accuracy, mistakes and silent ones of each change
-    (default: all) over one folder (`told`: each photo read told its labelled count)."""
+    (default: all) over one folder (`told`: each photo read told its labelled count, and
+    `left_out`: how many photos held more dice than that, which the page says)."""
     photos = [(p, load_image(p.path)) for p in read_dataset(folder, split=split)]
     out = {}
     for name in changes or CHANGES:
         change = CHANGES[name]
-        scores, marked = [], 0
+        scores, marked, left_out = [], 0, 0
         for photo, image in photos:
             changed, boxes = change(image, photo.dice.boxes)
             truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
-            # A single-die crop (chase_dji) is read whole, as `dicecam eval` reads it: searched
-            # for dice like a photo, a 60 px crop shows none.
-            found = read_labelled(reader, photo, changed, count=len(photo.dice) if told else None)
+            if told and not photo.crop:
+                counted = reader.read_counted(changed, len(photo.dice))
+                found, left_out = counted.dice, left_out + bool(len(counted.left_out))
+            else:
+                # A single-die crop (chase_dji) is read whole, as `dicecam eval` reads it: searched
+                # for dice like a photo, a 60 px crop shows none.
+                found = read_labelled(reader, photo, changed, count=len(photo.dice) if told else None)
             scores.append(score_photo(truth, found))
             marked += unsure_counts(truth, found, reader.low_confidence)[0]
         s = total(scores)
         out[name] = {key: round(getattr(s, key), 4)
                      for key in ("read_f1", "exact_roll_rate", "recall", "value_accuracy")}
         out[name].update(mistakes=s.mistakes, silent=s.mistakes - marked)
+        if told:
+            out[name]["left_out"] = left_out
     return out
 
 
@@ -81,10 +88,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     for name, rows in results.items():
         told = ", told the count" if args.dice else ""
-        print(f"{name} ({args.split}{told}):  read F1 / exact-roll rate / recall / value accuracy / mistakes (silent)")
+        more = " / photos with dice left out" if args.dice else ""
+        print(f"{name} ({args.split}{told}):  read F1 / exact-roll rate / recall / value accuracy / mistakes (silent)"
+              + more)
         for change, r in rows.items():
             print(f"  {change:32s} {r['read_f1']:.4f}  {r['exact_roll_rate']:.3f}  "
-                  f"{r['recall']:.3f}  {r['value_accuracy']:.3f}  {r['mistakes']:3d} ({r['silent']})")
+                  f"{r['recall']:.3f}  {r['value_accuracy']:.3f}  {r['mistakes']:3d} ({r['silent']})"
+                  + (f"  {r['left_out']}" if "left_out" in r else ""))
         changed = [r["read_f1"] for change, r in rows.items() if change != AS_TAKEN]
         if changed:
             print(f"  {f'mean over the {len(changed)} changes':32s} {sum(changed) / len(changed):.4f}")

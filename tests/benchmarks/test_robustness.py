@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import robustness  # benchmarks/ is on pytest's pythonpath
 
+from dicecam.vision.dataset import read_dataset
 from dicecam.vision.reader import DiceReader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,3 +83,14 @@ def test_told_the_count_every_photo_reports_its_labelled_dice() -> None:
                              told=True)["score sheet beside the dice"]
     assert row["read_f1"] == pytest.approx(row["recall"] * row["value_accuracy"], abs=2e-4)
     assert row["exact_roll_rate"] > 0.8
+    assert 0 <= row["left_out"] <= 3  # the sheet's pen numbers are not dice beyond the count on most photos
+
+
+def test_told_the_count_dominoes_beside_the_dice_are_said_to_be_more_than_the_throw() -> None:
+    # A domino half is a die's top face: told the count, the photo holds more dice than the throw
+    # on (nearly) every sample scene the dominoes fit beside, and the page says so (`left_out`).
+    rows = robustness.measure(DiceReader(), ROOT / "sample_images", None,
+                              [robustness.AS_TAKEN, "dominoes beside the dice"], told=True)
+    scenes = [p for p in read_dataset(ROOT / "sample_images") if not p.crop]
+    assert rows[robustness.AS_TAKEN]["left_out"] <= 1
+    assert rows["dominoes beside the dice"]["left_out"] >= 3 * len(scenes) // 4
