@@ -247,6 +247,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "live_looking": {"de": "Ruhig halten …", "en": "Hold still …"},
     "live_empty": {"de": "Keine Würfel im Bild", "en": "No dice in view"},
     "live_count": {"de": "{seen} von {n} Würfeln – nichts übernommen", "en": "{seen} of {n} dice: nothing taken"},
+    "live_more": {"de": "Mehr Würfel im Bild als im Wurf – nichts übernommen",
+                  "en": "More dice in view than the throw: nothing taken"},
     "live_same": {"de": "Diese Würfel sind schon eingetragen.", "en": "These dice are already in."},
     "live_take_anyway": {"de": "Trotzdem übernehmen", "en": "Take it anyway"},
     "live_taking": {"de": "Wurf wird übernommen …", "en": "Taking the throw …"},

@@ -370,6 +370,7 @@ _SETTLE_JS = """async (cases) => {
   out.a_guess = run([[1000, true, null], [3000, false, guessed]]);
   out.four_of_five = run([[1000, true, null], [3000, false, four]]);
   out.nothing = run([[1000, true, null], [3000, false, reading([])]]);
+  out.one_more = run([[1000, true, null], [3000, false, {...A, left_out: 1}]]);
   out.never_still = run([[4000, true, A]]);
   return out;
 }"""
@@ -397,6 +398,8 @@ def test_the_settle_rules(live_phones, live_port):
     assert out["a_guess"] == ["moving", "looking", "wrong"]
     assert out["four_of_five"] == ["moving", "looking", "wrong"]
     assert out["nothing"] == ["moving", "looking", "empty"]
+    # Five sure dice and one more in view: which five are the throw's is a guess, so none is taken.
+    assert out["one_more"] == ["moving", "looking", "more"]
     assert out["never_still"] == ["moving"]
 
 

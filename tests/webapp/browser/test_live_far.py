@@ -76,5 +76,9 @@ def test_more_dice_in_view_than_the_throw_bring_a_hint_to_clear_them(six_phones,
     # The die the count left out is outlined on the picture, without a value.
     assert page.locator("#live-overlay .live-die.left-out").count() == 1
     assert page.locator("#live-overlay .live-die.left-out .live-value").count() == 0
+    # Held still, nothing is taken by itself: the page says why and offers to take it anyway.
+    page.wait_for_function("() => document.getElementById('live').dataset.phase === 'more'", timeout=15_000)
+    assert page.locator("#live-status").inner_text() == text("live_more", lang)
+    assert page.locator("#live-anyway").is_visible()
     check_screen(phone, "live-more", screens)
     page.click("#live-close")

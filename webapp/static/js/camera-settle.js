@@ -116,6 +116,7 @@ export function seenIn(reading) {
  *   looking  still, waiting for the reading to hold (`progress` 0..1)
  *   ready    take the throw now (`reading` is what was seen)
  *   wrong    still for a while with `seen` dice of `expected`: say so, offer to take it anyway
+ *   more     still for a while with more dice in view than `expected` (`left_out`): the same
  *   empty    still, and no dice in view
  *   same     still, showing the dice just taken (the phone was lifted and pointed back)
  *   taken    the throw of this scene is in; waiting for the next
@@ -179,6 +180,10 @@ export class Settle {
     const fresh = this.run.filter((e) => e.t >= this.lastMove).length;
     const enough = fresh >= o.minReadings && held >= o.stillMs;
     if (!enough) return {...base, phase: 'looking', progress: Math.min(1, held / o.stillMs)};
+    // Dice set aside or another player's in view: which are the throw's is a guess, so none is taken.
+    if (latest && latest.left_out > 0) {
+      return held >= o.wrongMs ? {...base, phase: 'more'} : {...base, phase: 'looking', progress: 1};
+    }
     if (complete(latest, this.expected)) {
       if (this.last && sameScene(this.last, latest, o.sceneTol)) return {...base, phase: 'same'};
       return {...base, phase: 'ready', progress: 1};

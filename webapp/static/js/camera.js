@@ -197,6 +197,7 @@ function phaseText(s) {
     case 'looking': return T.live_looking;
     case 'empty': return T.live_empty;
     case 'wrong': return fmt('live_count', {seen: s.seen, n: s.expected});
+    case 'more': return T.live_more;
     case 'same': return T.live_same;
     case 'taken': return T.live_taken;
     default: return '';
@@ -210,7 +211,7 @@ function show(s) {
   p.dataset.frames = String(live.frames);
   p.dataset.still = String(Math.min(99999, Math.round(s.still)));  // ms at rest: how quick a take is, for tests
   if (!live.busy) say(phaseText(s));
-  offerAnyway(!live.busy && (s.phase === 'wrong' || s.phase === 'same'));
+  offerAnyway(!live.busy && (s.phase === 'wrong' || s.phase === 'more' || s.phase === 'same'));
 }
 
 // ------------------------------------------------------------------ the camera
