@@ -59,6 +59,16 @@ def photo_throw(phone, path: Path, count: int) -> list[int]:
     return strip_values(page)
 
 
+def retake_photo(phone, path: Path) -> None:
+    """Take the open throw's photo again ("Foto wiederholen"); wait until the new one is shown."""
+    page = phone.page
+    before = page.locator("#annotated").get_attribute("src")
+    page.click("#retake-btn")
+    page.set_input_files("#photo-input", str(path))
+    page.wait_for_function("(src) => document.getElementById('annotated').getAttribute('src') !== src"
+                           " && !document.body.classList.contains('is-busy')", arg=before)
+
+
 def manual_throw(phone, values: list[int]) -> None:
     page = phone.page
     before = page.locator("#result-title").inner_text() if page.locator("#result").is_visible() else None

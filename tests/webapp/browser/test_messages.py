@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .checks import check_screen, untranslated
-from .play import FIVE_DICE, SIX_DICE, photo_throw, start_game, text
+from .play import FIVE_DICE, SIX_DICE, photo_throw, retake_photo, start_game, text
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -50,11 +50,7 @@ def test_dice_small_in_the_photo_bring_a_hint_to_move_closer(phones, base, scree
     check_screen(phone, "small-dice", screens)
 
     # Taken again closer, as the hint says: the hint goes.
-    before = page.locator("#annotated").get_attribute("src")
-    page.click("#retake-btn")
-    page.set_input_files("#photo-input", str(FIVE_DICE))
-    page.wait_for_function("(src) => document.getElementById('annotated').getAttribute('src') !== src"
-                           " && !document.body.classList.contains('is-busy')", arg=before)
+    retake_photo(phone, FIVE_DICE)
     assert not note.is_visible()
 
 
@@ -70,9 +66,5 @@ def test_more_dice_in_the_photo_than_in_the_throw_are_named(phones, base, screen
     check_screen(phone, "left-out", screens)
 
     # Taken again with the throw's five dice only: nothing is left out, the note goes.
-    before = page.locator("#annotated").get_attribute("src")
-    page.click("#retake-btn")
-    page.set_input_files("#photo-input", str(FIVE_DICE))
-    page.wait_for_function("(src) => document.getElementById('annotated').getAttribute('src') !== src"
-                           " && !document.body.classList.contains('is-busy')", arg=before)
+    retake_photo(phone, FIVE_DICE)
     assert not note.is_visible()
