@@ -118,4 +118,3 @@ class CountedDice:
 
     dice: Dice
     left_out: Dice = field(default_factory=lambda: Dice.empty())
-

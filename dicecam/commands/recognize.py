@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         if args.crop:
             dice = _read_crop(reader, image)
         elif args.dice is not None:
-            dice, left_out = _counted(reader.read_counted(image, args.dice))
+            counted = reader.read_counted(image, args.dice)
+            dice, left_out = counted.dice, counted.left_out
         else:
             dice = reader.read(image)
         ms = (decode_s + time.perf_counter() - start) * 1000
@@ -97,11 +98,6 @@ def run(args: argparse.Namespace) -> int:
             failed = True
     progress.clear()
     return 2 if failed else 0
-
-
-def _counted(counted):
-    """A count's reading as (the dice, the dice seen beyond the count)."""
-    return counted.dice, counted.left_out
 
 
 def _read_crop(reader, image):
