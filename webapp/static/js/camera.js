@@ -155,21 +155,19 @@ function drawOverlay(reading) {
     const box = el('div', {className: 'live-die' + (d.unsure || d.guess ? ' unsure' : '') + (marks[i] ? ' keep' : ''),
       dataset: {value: String(d.value)}},
     el('span', {className: 'live-value'}, String(d.value) + (d.unsure || d.guess ? '?' : '') + (marks[i] ? ' ✓' : '')));
-    box.style.left = (100 * d.box[0]) + '%';
-    box.style.top = (100 * d.box[1]) + '%';
-    box.style.width = (100 * (d.box[2] - d.box[0])) + '%';
-    box.style.height = (100 * (d.box[3] - d.box[1])) + '%';
-    overlay.appendChild(box);
+    overlay.appendChild(placed(box, d.box));
   });
   // Dice seen beyond the count: outlined grey, no value (not counted).
-  (reading.left_out_boxes || []).forEach((b) => {
-    const box = el('div', {className: 'live-die left-out'});
-    box.style.left = (100 * b[0]) + '%';
-    box.style.top = (100 * b[1]) + '%';
-    box.style.width = (100 * (b[2] - b[0])) + '%';
-    box.style.height = (100 * (b[3] - b[1])) + '%';
-    overlay.appendChild(box);
-  });
+  (reading.left_out_boxes || []).forEach((b) => overlay.appendChild(placed(el('div', {className: 'live-die left-out'}), b)));
+}
+
+/** `node` laid over the picture at `box` ([x0, y0, x1, y1] as shares of the frame). */
+function placed(node, box) {
+  node.style.left = (100 * box[0]) + '%';
+  node.style.top = (100 * box[1]) + '%';
+  node.style.width = (100 * (box[2] - box[0])) + '%';
+  node.style.height = (100 * (box[3] - box[1])) + '%';
+  return node;
 }
 
 /** After throw 1 or 2: the advisor's dice to keep, in words, under the picture. */
