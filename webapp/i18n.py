@@ -181,7 +181,7 @@ TEXTS: dict[str, dict[str, str]] = {
                          "Are other dice in the shot? Then check the counted ones or take the photo again."},
     "not_counted": {"de": "Nicht gezählt", "en": "Not counted"},
     "left_out_evidence": {"de": "{n} Würfel mehr auf dem Foto als im Wurf, grau umrandet",
-                          "en": "{n} more dice on the photo than in the throw, grey outline"},
+                          "en": "{n} more on the photo than in the throw, outlined in grey"},
     "unsure_ok": {"de": "Geprüft – stimmt so", "en": "Checked: they are right"},
     "unsure_ok_one": {"de": "Geprüft – stimmt so", "en": "Checked: it is right"},
     "score_now": {"de": "Jetzt eintragen", "en": "Score it now"},

@@ -278,6 +278,9 @@ def test_dice_beyond_the_throws_count_are_left_out_and_the_throw_says_so(client)
     # The evidence page names it in the player's language.
     page = client.get(f"/g/{gid}/throws/{res.json['throw_id']}", headers={"Accept-Language": "de"})
     assert "1 Würfel mehr auf dem Foto als im Wurf" in page.get_data(as_text=True)
+    # So does the throw log, where a later look at the game starts.
+    log = client.get(f"/g/{gid}/log", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Not counted: 1 more on the photo than in the throw" in log
 
 
 def test_a_photo_of_just_the_throw_and_typed_dice_leave_nothing_out(client):

@@ -58,12 +58,18 @@ def test_dice_small_in_the_photo_bring_a_hint_to_move_closer(phones, base, scree
 def test_more_dice_in_the_photo_than_in_the_throw_are_named(phones, base, screens, lang):
     phone = phones(lang)
     page = phone.page
-    start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
     # Six dice in the shot of a five-dice throw: one is left out, drawn grey, and the page says so.
     photo_throw(phone, SIX_DICE, 5)
     note = page.locator("#left-out-note")
     assert note.is_visible() and note.inner_text() == text("left_out_one", lang)
     check_screen(phone, "left-out", screens)
+    # The throw log says it too, for whoever looks at the game later.
+    page.goto(f"{base}/g/{gid}/log?lang={lang}")
+    assert text("left_out_evidence", lang, n=1) in page.locator(".log-list").inner_text()
+    check_screen(phone, "left-out-log", screens)
+    page.goto(f"{base}/g/{gid}?lang={lang}")
+    page.wait_for_selector("#left-out-note:not([hidden])")
 
     # Taken again with the throw's five dice only: nothing is left out, the note goes.
     retake_photo(phone, FIVE_DICE)
