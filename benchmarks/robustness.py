@@ -23,7 +23,7 @@ from pathlib import Path
 
 from reader_options import reader_options, reader_settings
 
-from dicecam.commands.eval import read_labelled
+from dicecam.commands.eval import read_labelled_counted
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
@@ -50,13 +50,10 @@ def measure(reader: DiceReader, folder: Path, split: str | None,
         for photo, image in photos:
             changed, boxes = change(image, photo.dice.boxes)
             truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
-            if told and not photo.crop:
-                counted = reader.read_counted(changed, len(photo.dice))
-                found, left_out = counted.dice, left_out + bool(len(counted.left_out))
-            else:
-                # A single-die crop (chase_dji) is read whole, as `dicecam eval` reads it: searched
-                # for dice like a photo, a 60 px crop shows none.
-                found = read_labelled(reader, photo, changed, count=len(photo.dice) if told else None)
+            # A single-die crop (chase_dji) is read whole, as `dicecam eval` reads it: searched
+            # for dice like a photo, a 60 px crop shows none.
+            counted = read_labelled_counted(reader, photo, changed, count=len(photo.dice) if told else None)
+            found, left_out = counted.dice, left_out + bool(len(counted.left_out))
             scores.append(score_photo(truth, found))
             marked += unsure_counts(truth, found, reader.low_confidence)[0]
         s = total(scores)

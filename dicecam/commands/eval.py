@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the models load only when a command runs
     import numpy as np
 
     from dicecam.vision.dataset import LabelledPhoto
-    from dicecam.vision.detections import Dice
+    from dicecam.vision.detections import CountedDice, Dice
     from dicecam.vision.reader import DiceReader
 
 
@@ -114,12 +114,8 @@ def run(args: argparse.Namespace) -> int:
             image, predicted = None, Dice.empty()
         else:
             start = time.perf_counter()
-            beyond = 0
-            if args.dice and not photo.crop:
-                counted = reader.read_counted(image, len(photo.dice))
-                predicted, beyond = counted.dice, len(counted.left_out)
-            else:
-                predicted = read_labelled(reader, photo, image, count=len(photo.dice) if args.dice else None)
+            counted = read_labelled_counted(reader, photo, image, count=len(photo.dice) if args.dice else None)
+            predicted, beyond = counted.dice, len(counted.left_out)
             seconds += time.perf_counter() - start
         score = score_photo(photo.dice, predicted)
         scores.append(score)
@@ -174,6 +170,16 @@ def read_labelled(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *
     die = reader.read_crop(image)
     h, w = image.shape[:2]
     return Dice(np.array([[0, 0, w, h]], np.float32), np.array([die.value]), np.array([die.confidence], np.float32))
+
+
+def read_labelled_counted(reader: DiceReader, photo: LabelledPhoto, image: np.ndarray, *,
+                          count: int | None = None) -> CountedDice:
+    """`read_labelled` and, told a `count`, the dice a photo showed beyond it (none for a crop)."""
+    from dicecam.vision.detections import CountedDice
+
+    if count is not None and not photo.crop:
+        return reader.read_counted(image, count)
+    return CountedDice(read_labelled(reader, photo, image, count=count))
 
 
 def _print_table(args: argparse.Namespace, s, unsure, silent_throws: int, low_confidence: float,
