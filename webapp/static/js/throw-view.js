@@ -4,6 +4,7 @@
 import {$, el, clear} from './dom.js';
 import {T, fmt} from './i18n.js';
 import {dieFace} from './dice.js';
+import {placeCloseup} from './closeup.js';
 import {tipWaits} from './store.js';
 
 /** Indices of the dice the advisor would keep (or set aside in Würfelpoker). */
@@ -24,6 +25,14 @@ function dieLabel(i, d, unsure, kept, keepLabel) {
   if (unsure) label += ', ' + T.uncertain;
   if (kept) label += ', ' + keepLabel;
   return label;
+}
+
+/** Die `i` of throw `t` as the photo shows it; tapping it corrects the die, as its value does. */
+function closeup(t, d, i, unsure) {
+  const tile = el('button', {type: 'button', className: 'die-closeup' + (unsure ? ' uncertain' : ''),
+    ariaLabel: fmt('closeup_of', {n: i + 1}), dataset: {index: String(i)}});
+  placeCloseup(tile, d.box, t.width, t.height, t.photo_url, t.annotated_url);
+  return tile;
 }
 
 export function renderThrowView(state) {
@@ -64,13 +73,18 @@ export function renderThrowView(state) {
   }
 
   const strip = clear($('dice-strip'));
+  const closeups = Boolean(t.photo_url && t.width && t.dice.some((d) => d.box));
+  strip.classList.toggle('with-closeups', closeups);
   t.dice.forEach((d, i) => {
     const face = dieFace(d.value, 'button', dieLabel(i, d, unsure.has(i), kept.has(i), keepLabel));
     face.dataset.index = String(i);
     face.classList.add('die-big');
     if (unsure.has(i)) face.classList.add('uncertain');
     if (kept.has(i)) face.classList.add('keep');
-    strip.appendChild(face);
+    // Above each value, the die itself from the photo: a reading is checked at a glance,
+    // where on a phone the whole photo shows a small die as a few pixels.
+    // A die typed or added by hand has no place in the photo: its value alone, in line below.
+    strip.appendChild(closeups && d.box ? el('div', {className: 'die-col'}, closeup(t, d, i, unsure.has(i)), face) : face);
   });
   if (t.dice.length < t.expected_dice || t.dice.length === 0) {
     strip.appendChild(el('button', {type: 'button', className: 'die die-big die-add', id: 'add-die', ariaLabel: T.add_die}, '+'));
