@@ -23,6 +23,7 @@ COMMANDS = (
     "serve",
     "prune",
     "copy_games",
+    "export_throws",
     "solve",
     "advise",
 )

@@ -102,6 +102,16 @@ def decode(data: bytes) -> np.ndarray:
     return decode_image(data, reduce_to=WORK_LONG_SIDE)
 
 
+def as_read(image: np.ndarray) -> np.ndarray:
+    """A decoded photo as it is read and annotated: at most `WORK_LONG_SIDE` pixels a side
+    (the dice boxes of a throw are in this image's pixels)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(h, w))
+    if scale < 1.0:
+        image = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return image
+
+
 def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Reading:
     """Read the dice in a decoded photo and draw them onto a copy.
 
@@ -112,10 +122,7 @@ def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Re
     from dicecam.vision.annotate import annotate
 
     reader = get_reader(app)
-    h, w = image.shape[:2]
-    scale = min(1.0, WORK_LONG_SIDE / max(h, w))
-    if scale < 1.0:
-        image = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    image = as_read(image)
     start = time.perf_counter()
     if count is None:
         dice, left_out = reader.read(image), None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from dicecam.commands._games import GamesRefused, add_games_args, data_folder, opened_games
+
 DEFAULT_DAYS = 90
 
 
@@ -20,60 +22,41 @@ def add_parser(subparsers) -> None:
         "--older-than", type=float, default=DEFAULT_DAYS, metavar="DAYS",
         help=f"age of the last change, in days (default: {DEFAULT_DAYS})",
     )
-    p.add_argument("--data", metavar="DIR", help="data folder (overrides DICECAM_DATA)")
-    p.add_argument("--database", metavar="URL",
-                   help="the PostgreSQL database the server uses (overrides DICECAM_DATABASE_URL)")
+    add_games_args(p)
     p.add_argument("--dry-run", action="store_true", help="only list what would be deleted")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-    from pathlib import Path
-
     from dicecam.webapp import games
-    from dicecam.webapp.backend import DatabaseError, backend_for
-    from dicecam.webapp.datadir import default_data_dir
     from dicecam.webapp.errors import WebError
     from dicecam.webapp.evidence import PhotoStore
-    from dicecam.webapp.store import SchemaTooNew
 
     if not args.older_than >= 0:
         print(f"dicecam prune: --older-than must be 0 or more days, not {args.older_than}", file=sys.stderr)
         return 2
-    data = Path(args.data).expanduser() if args.data else default_data_dir()
-    database = data / "dicecam.sqlite3"
-    url = args.database or os.environ.get("DICECAM_DATABASE_URL")
-    if not url and not database.exists():
-        print(f"dicecam prune: no games in {data}")
-        return 0
+    data = data_folder(args)
     try:
-        backend = backend_for({"DATABASE_URL": url, "DATABASE": str(database)})
-        backend.start(read_only=False)
-        store = backend.store()
-    except (OSError, SchemaTooNew, DatabaseError) as exc:
+        with opened_games(args) as store:
+            if store is None:
+                print(f"dicecam prune: no games in {data}")
+                return 0
+            old = games.old_finished(store, older_than_days=args.older_than)
+            for row in old:
+                players = ", ".join(row.summary.players)
+                print(f"{'would delete' if args.dry_run else 'deleting'} {row.id}  {row.variant}  {players}  "
+                      f"(last change {row.updated})")
+            if args.dry_run:
+                print(f"{len(old)} finished game(s) older than {args.older_than:g} days")
+                return 0
+            gone = games.prune(store, older_than_days=args.older_than, photos=PhotoStore(data / "photos"))
+    except GamesRefused as exc:
         print(f"dicecam prune: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:
-        print(f"dicecam prune: cannot open {database}: {exc}", file=sys.stderr)
-        return 2
-    try:
-        old = games.old_finished(store, older_than_days=args.older_than)
-        for row in old:
-            players = ", ".join(row.summary.players)
-            print(f"{'would delete' if args.dry_run else 'deleting'} {row.id}  {row.variant}  {players}  "
-                  f"(last change {row.updated})")
-        if args.dry_run:
-            print(f"{len(old)} finished game(s) older than {args.older_than:g} days")
-            return 0
-        gone = games.prune(store, older_than_days=args.older_than, photos=PhotoStore(data / "photos"))
     except WebError as exc:
         from dicecam.webapp.error_texts import ERROR_TEXTS
 
         print(f"dicecam prune: {ERROR_TEXTS.get(exc.key, {}).get('en', exc.key)}", file=sys.stderr)
         return 2
-    finally:
-        store.close()
-        backend.close()
     print(f"deleted {len(gone)} finished game(s) older than {args.older_than:g} days")
     return 0

@@ -14,7 +14,8 @@ CONTEXT = 1.5  # the tile's side over the die box's longer side (closeup.js CLOS
 TILES_JS = """(sel) => [...document.querySelectorAll(sel)].map((tile, i) => {
   const r = tile.getBoundingClientRect(), st = getComputedStyle(tile);
   const px = (v) => v.split(' ').map(parseFloat);
-  return {index: tile.dataset.index === undefined ? i : +tile.dataset.index, left: r.left, top: r.top, side: r.width, height: r.height,
+  return {index: tile.dataset.index === undefined ? i : +tile.dataset.index,
+          left: r.left, top: r.top, side: r.width, height: r.height,
           size: px(st.backgroundSize), pos: px(st.backgroundPosition), image: st.backgroundImage,
           label: tile.getAttribute('aria-label'), unsure: tile.classList.contains('uncertain')};
 })"""
