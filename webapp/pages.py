@@ -17,7 +17,7 @@ from dicecam.webapp import access, advice, games, parse
 from dicecam.webapp.db import game_cache, get_store, photo_store
 from dicecam.webapp.errors import BadRequest, NotFound
 from dicecam.webapp.i18n import bundle, current_lang, number, t
-from dicecam.webapp.present import state_json, throw_json
+from dicecam.webapp.present import read_and_now, state_json, throw_json
 from dicecam.webapp.qr import game_url, qr_svg
 
 bp = Blueprint("pages", __name__)
@@ -141,5 +141,6 @@ def throw_page(game_id: str, throw_id: str):
     record = throw_json(stored, row, lang)
     intact = photo_store().verify(row.photo_sha256) if row.photo_sha256 else None
     return render_template(
-        "throw.html", state=state_json(store, stored, lang), throw=record, intact=intact, variant=stored.variant
+        "throw.html", state=state_json(store, stored, lang), throw=record, intact=intact, variant=stored.variant,
+        closeups=read_and_now(row) if row.photo_sha256 and row.width else [],
     )

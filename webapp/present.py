@@ -24,6 +24,14 @@ def throw_urls(game_id: str, row: ThrowRow) -> dict:
     }
 
 
+def read_and_now(row: ThrowRow) -> list[dict]:
+    """Each die read with a place in the photo (`box`), its value as read and as the players
+    left it (`now`: the die with that box after the corrections; None where they removed it)."""
+    now = {tuple(d["box"]): d["value"] for d in row.dice if d.get("box")}
+    return [{"box": d["box"], "read": d["value"], "now": now.get(tuple(d["box"]))}
+            for d in row.dice_read if d.get("box")]
+
+
 def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = False) -> dict:
     """A throw as the API shows it; `current` adds the options (and advice) for it."""
     out = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -111,3 +113,41 @@ def test_undo_reopens_the_entered_throw_and_voids_later_ones():
     assert out["t1"].status == OPEN and out["t1"].entry is None and out["t1"].entry_event is None
     assert out["t1"].history == [{"undone": {"box": "chance", "points": 16}, "at": "now", "by": "Anna"}]
     assert out["t2"].status == VOID and out["t2"].history[0]["voided_by_undo"] is True
+
+
+def _die(value: int, box: list[float] | None) -> dict:
+    return {"value": value, "box": box, "confidence": 0.9 if box else None}
+
+
+A, B, C = [1.0, 1.0, 9.0, 9.0], [20.0, 1.0, 29.0, 9.0], [40.0, 1.0, 49.0, 9.0]
+
+
+@pytest.mark.parametrize(
+    "read, now, expected",
+    [
+        ([_die(3, A), _die(5, B)], [_die(3, A), _die(5, B)], [(3, 3), (5, 5)]),            # as read
+        ([_die(3, A), _die(5, B)], [_die(6, A), _die(5, B)], [(3, 6), (5, 5)]),            # corrected
+        ([_die(3, A), _die(5, B), _die(1, C)], [_die(3, A), _die(1, C)], [(3, 3), (5, None), (1, 1)]),  # removed
+        ([_die(3, A), _die(5, B)], [_die(3, A), _die(5, B), _die(2, None)], [(3, 3), (5, 5)]),  # typed in: no place
+        ([_die(4, None)], [_die(4, None)], []),                                             # read without a box
+    ],
+    ids=["as-read", "corrected", "removed", "typed-in", "no-box"],
+)
+def test_each_die_read_in_the_photo_says_what_it_became(read, now, expected):
+    from dicecam.webapp.present import read_and_now
+
+    throw = replace(row(1), dice_read=read, dice=now)
+    assert [(c["read"], c["now"]) for c in read_and_now(throw)] == expected
+    assert [c["box"] for c in read_and_now(throw)] == [d["box"] for d in read if d["box"]]
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=6), st.data())
+def test_a_correction_laid_over_the_read_dice_is_what_each_die_became(values, data):
+    """Whatever values a player sends for the read dice (boxes kept), each die read shows
+    the value sent for it: apply_values and read_and_now agree."""
+    from dicecam.webapp.present import read_and_now
+
+    read = [_die(v, [10.0 * i, 0.0, 10.0 * i + 8, 8.0]) for i, v in enumerate(values)]
+    sent = [{"value": data.draw(st.integers(1, 6)), "box": d["box"], "confidence": None} for d in read]
+    throw = lifecycle.corrected(replace(row(1), dice_read=read, dice=read), sent, by=None, at="now")
+    assert [c["now"] for c in read_and_now(throw)] == [d["value"] for d in sent]

@@ -86,6 +86,11 @@ def test_each_die_of_a_photo_throw_is_shown_from_the_photo_above_its_value(phone
     values = page.locator("#closeups .die").evaluate_all("els => els.map(e => +e.dataset.value)")
     assert values == [d["value"] for d in throw["dice_read"]] and values[1] != value
     assert page.locator(".closeup-caption").inner_text() == text("closeups_caption", lang)
+    # The die the player changed says so on its tile, in words for a screen reader too.
+    changed = page.locator("#closeups .die-closeup.changed")
+    assert changed.count() == 1 and changed.inner_text() == f"→ {value}"
+    assert changed.get_attribute("aria-label") == text("closeup_changed", lang, n=2, read=values[1], now=value)
+    assert [t["label"] for t in shown].count(text("closeup_of", lang, n=1)) == 1
     check_screen(phone, "closeups-evidence", screens)
 
 
