@@ -179,13 +179,24 @@ TEXTS: dict[str, dict[str, str]] = {
                    "en": "The dice are very small in the photo: move closer or zoom in and they are read "
                          "more reliably."},
     "left_out_one": {"de": "Auf dem Foto ist noch 1 Würfel mehr, als der Wurf hat (grau umrandet, nicht gezählt). "
-                           "Liegen andere Würfel mit im Bild? Dann die gezählten prüfen oder neu fotografieren.",
+                           "Liegen andere Würfel mit im Bild? Dann die gezählten prüfen: gehört der graue zum Wurf, "
+                           "ihn antippen, um ihn mitzuzählen – oder neu fotografieren.",
                      "en": "The photo shows 1 die more than the throw has (grey outline, not counted). "
-                           "Are other dice in the shot? Then check the counted ones or take the photo again."},
+                           "Are other dice in the shot? Then check the counted ones: if the grey one belongs to the "
+                           "throw, tap it to count it, or take the photo again."},
     "left_out_n": {"de": "Auf dem Foto sind noch {n} Würfel mehr, als der Wurf hat (grau umrandet, nicht gezählt). "
-                         "Liegen andere Würfel mit im Bild? Dann die gezählten prüfen oder neu fotografieren.",
+                         "Liegen andere Würfel mit im Bild? Dann die gezählten prüfen: gehört ein grauer zum Wurf, "
+                         "ihn antippen, um ihn mitzuzählen – oder neu fotografieren.",
                    "en": "The photo shows {n} dice more than the throw has (grey outline, not counted). "
-                         "Are other dice in the shot? Then check the counted ones or take the photo again."},
+                         "Are other dice in the shot? Then check the counted ones: if a grey one belongs to the "
+                         "throw, tap it to count it, or take the photo again."},
+    "left_out_die": {"de": "Nicht gezählter Würfel, als {value} gelesen", "en": "Die not counted, read as {value}"},
+    "take_left_out": {"de": "Diesen Würfel mitzählen?", "en": "Count this die?"},
+    "take_left_out_body": {"de": "Als {value} gelesen. Der Wurf hat dann {n} Würfel: den, der nicht dazugehört, "
+                                 "antippen und entfernen.",
+                           "en": "Read as {value}. The throw then has {n} dice: tap the one that does not belong "
+                                 "and remove it."},
+    "take_left_out_ok": {"de": "Mitzählen", "en": "Count it"},
     "not_counted": {"de": "Nicht gezählt", "en": "Not counted"},
     "left_out_evidence": {"de": "{n} Würfel mehr auf dem Foto als im Wurf, grau umrandet",
                           "en": "{n} more on the photo than in the throw, outlined in grey"},

@@ -116,7 +116,13 @@ def _add_left_out(conn: psycopg.Connection) -> None:
     conn.execute("ALTER TABLE throw ADD COLUMN left_out INTEGER")
 
 
-MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (_base_schema, _add_summary, _add_left_out)
+def _add_left_out_dice(conn: psycopg.Connection) -> None:
+    """Version 4: the dice a throw's photo showed beyond its count, read (JSON; None before)."""
+    conn.execute("ALTER TABLE throw ADD COLUMN left_out_dice TEXT")
+
+
+MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
+    _base_schema, _add_summary, _add_left_out, _add_left_out_dice)
 LATEST = len(MIGRATIONS)
 
 

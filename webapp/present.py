@@ -24,6 +24,14 @@ def throw_urls(game_id: str, row: ThrowRow) -> dict:
     }
 
 
+def still_left_out(row: ThrowRow) -> list[dict]:
+    """The dice the photo showed beyond the count that the throw has not taken since
+    (value and box as read): what a player may still take instead of a die counted."""
+    taken = {tuple(d["box"]) for d in row.dice if d.get("box")}
+    return [{"value": d["value"], "box": d["box"]} for d in row.left_out_dice or ()
+            if d.get("box") and tuple(d["box"]) not in taken]
+
+
 def read_and_now(row: ThrowRow) -> list[dict]:
     """Each die read with a place in the photo (`box`), its value as read and as the players
     left it (`now`: the die with that box after the corrections; None where they removed it)."""
@@ -54,6 +62,9 @@ def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = Fals
         "read_ms": row.read_ms,
         "small_dice": small_dice(row),
         "left_out": row.left_out or 0,
+        "left_out_dice": still_left_out(row),
+        # Those not taken since (older throws kept no dice to take: all of them).
+        "left_out_open": len(still_left_out(row)) if row.left_out_dice is not None else row.left_out or 0,
         "created": row.created,
         "created_by": row.created_by,
         **throw_urls(stored.id, row),

@@ -64,6 +64,7 @@ class Reading:
     low_confidence: float
     read_ms: float
     left_out: int = 0         # dice seen beyond the throw's count (drawn grey, not counted)
+    left_out_dice: tuple[dict, ...] = ()  # those dice: {"value", "box", "confidence"}
 
 
 _lock = threading.Lock()
@@ -143,6 +144,7 @@ def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Re
         low_confidence=low,
         read_ms=read_ms,
         left_out=0 if left_out is None else len(left_out),
+        left_out_dice=() if left_out is None else tuple(left_out.to_list()),
     )
 
 
@@ -198,6 +200,11 @@ def read_upload(app: Flask, upload: IO[bytes], *, count: int | None = None) -> t
         low_confidence=reading.low_confidence,
         read_ms=reading.read_ms,
         left_out=reading.left_out,
+        left_out_dice=tuple(_stored(d) for d in reading.left_out_dice),
     )
-    dice = [{"value": d["value"], "box": d["box"], "confidence": d["confidence"]} for d in reading.dice]
-    return photo, dice
+    return photo, [_stored(d) for d in reading.dice]
+
+
+def _stored(die: dict) -> Die:
+    """A die read, as a throw keeps it."""
+    return {"value": die["value"], "box": die["box"], "confidence": die["confidence"]}

@@ -109,9 +109,10 @@ class ThrowRow:
     created: str = ""
     created_by: str | None = None
     left_out: int | None = None   # dice seen beyond the count (None: a throw read before it was kept)
+    left_out_dice: list[Die] | None = None  # those dice as read (None: a throw read before they were kept)
 
     # The columns held as JSON text in the database.
-    JSON_COLUMNS = ("dice_read", "dice", "corrections", "entry", "history")
+    JSON_COLUMNS = ("dice_read", "dice", "corrections", "entry", "history", "left_out_dice")
 
     def to_columns(self) -> dict[str, Any]:
         """Every column as the database stores it (JSON columns as text)."""

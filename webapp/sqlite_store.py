@@ -59,8 +59,15 @@ def _add_left_out(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE throw ADD COLUMN left_out INTEGER")
 
 
+def _add_left_out_dice(db: sqlite3.Connection) -> None:
+    """Version 4: the dice a throw's photo showed beyond its count, read (JSON; None before),
+    so a player can take one the count passed over."""
+    db.execute("ALTER TABLE throw ADD COLUMN left_out_dice TEXT")
+
+
 # Step n upgrades a file at version n - 1 to version n; append, never edit.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_base_schema, _add_summary, _add_left_out)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _base_schema, _add_summary, _add_left_out, _add_left_out_dice)
 LATEST = len(MIGRATIONS)
 
 

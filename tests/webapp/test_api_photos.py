@@ -283,6 +283,29 @@ def test_dice_beyond_the_throws_count_are_left_out_and_the_throw_says_so(client)
     assert "Not counted: 1 more on the photo than in the throw" in log
 
 
+def test_a_die_the_count_left_out_can_be_taken_and_the_wrong_one_removed(client):
+    data, labelled = sample("IMG_20191209_100143.jpg")
+    gid = new_game(client)["id"]  # Spiffel: 5 dice, the photo shows 6
+    res = upload(client, gid, data).json
+    left = res["left_out_dice"]
+    assert len(left) == 1 and 1 <= left[0]["value"] <= 6 and len(left[0]["box"]) == 4
+    assert sorted([d["value"] for d in res["dice"]] + [left[0]["value"]]) == sorted(labelled)
+    # Taken: sent with the throw's dice, it keeps its box; nothing is left out any more.
+    url = f"/api/games/{gid}/throws/{res['throw_id']}/dice"
+    dice = [{"value": d["value"], "box": d["box"]} for d in res["dice"]]
+    taken = client.post(url, json={"dice": [*dice, left[0]]}).json
+    assert len(taken["dice"]) == 6 and taken["dice"][5]["box"] == left[0]["box"]
+    assert taken["left_out_dice"] == [] and taken["left_out_open"] == 0
+    assert taken["left_out"] == 1 and res["left_out_open"] == 1  # what the photo showed stays said
+    # The die that does not belong removed: five dice, every one with its place in the photo.
+    kept = client.post(url, json={"dice": [*dice[1:], left[0]]}).json
+    assert [d["box"] for d in kept["dice"]] == [d["box"] for d in dice[1:]] + [left[0]["box"]]
+    # The one removed is no die of the throw and not offered again: it was counted once, then dropped.
+    assert kept["left_out_dice"] == []
+    record = client.get(f"/api/games/{gid}/throws/{res['throw_id']}").json
+    assert [c["after"] for c in record["corrections"]][-1] == [d["value"] for d in kept["dice"]]
+
+
 def test_a_photo_of_just_the_throw_and_typed_dice_leave_nothing_out(client):
     data, labelled = sample("IMG_20191209_100714.jpg")
     assert len(labelled) == 5

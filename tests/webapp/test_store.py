@@ -53,6 +53,7 @@ def test_a_first_release_database_opens_and_is_upgraded(tmp_path):
     record = json_body(client.get("/api/games/oldgame1234567890abcde/throws/oldthrow1234"))
     assert record["entry"]["points"] == 25
     assert record["left_out"] == 0  # a throw kept before version 3 counted nothing apart
+    assert record["left_out_dice"] == []  # nor, before version 4, kept those dice to take
     # The game goes on in the upgraded file.
     old = "oldgame1234567890abcde"
     t = throw(client, old, [6, 6, 6, 6, 6])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .checks import check_screen, untranslated
-from .play import FIVE_DICE, SIX_DICE, photo_throw, retake_photo, start_game, text
+from .play import FIVE_DICE, SIX_DICE, confirm, photo_throw, retake_photo, start_game, strip_values, text
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -74,3 +74,34 @@ def test_more_dice_in_the_photo_than_in_the_throw_are_named(phones, base, screen
     # Taken again with the throw's five dice only: nothing is left out, the note goes.
     retake_photo(phone, FIVE_DICE)
     assert not note.is_visible()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_die_the_count_left_out_is_counted_with_a_tap(phones, base, screens, lang):
+    phone = phones(lang)
+    page = phone.page
+    gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    read = photo_throw(phone, SIX_DICE, 5)
+    grey = page.locator("#overlay .die-hit.left-out")
+    assert grey.count() == 1
+    [left] = page.request.get(f"{base}/api/games/{gid}").json()["throw"]["left_out_dice"]
+    value = left["value"]
+    assert grey.get_attribute("aria-label") == text("left_out_die", lang, value=value)
+    assert sorted([*read, value]) == [1, 1, 2, 3, 5, 5]  # the photo's six dice, five counted
+    grey.click()
+    said = confirm(page)
+    assert said.startswith(text("take_left_out", lang))
+    assert text("take_left_out_body", lang, value=value, n=6) in said
+    # Counted: six dice, the page says the throw has one too many, the new die has its close-up.
+    page.wait_for_function("() => document.querySelectorAll('#dice-strip .die[data-index]').length === 6")
+    assert strip_values(page) == [*read, value]
+    assert page.locator("#dice-warning").is_visible() and grey.count() == 0
+    assert not page.locator("#left-out-note").is_visible()  # nothing left to count
+    assert page.locator("#dice-strip .die-closeup[data-index='5']").count() == 1
+    assert page.locator("#overlay .die-hit[data-index='5'] .die-hit-value").inner_text() == str(value)
+    check_screen(phone, "left-out-taken", screens)
+    # The die that does not belong removed: five dice, the warning gone.
+    page.locator("#dice-strip .die[data-index='0']").click()
+    page.click("#picker-remove")
+    page.wait_for_function("() => document.querySelectorAll('#dice-strip .die[data-index]').length === 5")
+    assert strip_values(page) == [*read[1:], value] and not page.locator("#dice-warning").is_visible()

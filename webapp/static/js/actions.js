@@ -80,6 +80,17 @@ export function correct(dice) {
     .then((res) => setState(res.state)).catch(fail);
 }
 
+/** Count die `i` of those the photo showed beyond the throw (after asking): the player then
+ * removes the one that does not belong, as the dialog says. */
+export async function takeLeftOut(i) {
+  const t = getState().throw;
+  const die = t && (t.left_out_dice || [])[i];
+  if (!die) return;
+  const ok = await confirmDialog({title: T.take_left_out, ok: T.take_left_out_ok,
+    body: fmt('take_left_out_body', {value: die.value, n: t.dice.length + 1})});
+  if (ok) await correct([...t.dice, die]);
+}
+
 /** Make an entry (a box, a set-aside, a bank) and say what went in. */
 export function enter(body) {
   const state = getState();

@@ -3,7 +3,7 @@
 import {$} from './dom.js';
 import {T} from './i18n.js';
 import {getState, subscribe, ui, who, setWho} from './store.js';
-import {uploadPhoto, undo, deleteGame} from './actions.js';
+import {uploadPhoto, undo, deleteGame, takeLeftOut} from './actions.js';
 import {renderBanner} from './banner.js';
 import {renderThrowView} from './throw-view.js';
 import {renderAdvice, renderOptions} from './options.js';
@@ -93,7 +93,9 @@ $('join-btn').addEventListener('click', () => { $('menu').open = false; openJoin
 
 function tapDie(ev) {
   const hit = ev.target.closest('[data-index]');
-  if (hit) openPicker(Number(hit.dataset.index));
+  const left = ev.target.closest('[data-left]');
+  if (left) takeLeftOut(Number(left.dataset.left));
+  else if (hit) openPicker(Number(hit.dataset.index));
   else if (ev.target.closest('#add-die')) openPicker(-1);
 }
 $('overlay').addEventListener('click', tapDie);

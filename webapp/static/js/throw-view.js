@@ -27,6 +27,15 @@ function dieLabel(i, d, unsure, kept, keepLabel) {
   return label;
 }
 
+/** Tap target `b` over `box` of throw `t`'s photo: centred on the die, never under 44 px. */
+function placed(b, box, t) {
+  b.style.left = (100 * (box[0] + box[2]) / 2 / t.width) + '%';
+  b.style.top = (100 * (box[1] + box[3]) / 2 / t.height) + '%';
+  b.style.setProperty('--w', (100 * (box[2] - box[0]) / t.width) + '%');
+  b.style.setProperty('--h', (100 * (box[3] - box[1]) / t.height) + '%');
+  return b;
+}
+
 /** Die `i` of throw `t` as the photo shows it; tapping it corrects the die, as its value does. */
 function closeup(t, d, i, unsure) {
   const tile = el('button', {type: 'button', className: 'die-closeup' + (unsure ? ' uncertain' : ''),
@@ -55,18 +64,20 @@ export function renderThrowView(state) {
     const read = new Map((t.dice_read || []).map((d) => [JSON.stringify(d.box), d.value]));
     t.dice.forEach((d, i) => {
       if (!d.box || !t.width) return;
-      const changed = read.has(JSON.stringify(d.box)) && read.get(JSON.stringify(d.box)) !== d.value;
+      // A die taken from those left out has no value drawn on the photo: it shows its badge too.
+      const changed = !read.has(JSON.stringify(d.box)) || read.get(JSON.stringify(d.box)) !== d.value;
       const b = el('button', {type: 'button',
         className: 'die-hit' + (unsure.has(i) ? ' uncertain' : '') + (kept.has(i) ? ' keep' : ''),
         ariaLabel: T.fix_die + ': ' + dieLabel(i, d, unsure.has(i), kept.has(i), keepLabel), dataset: {index: String(i)}},
       changed ? el('span', {className: 'die-hit-value'}, String(d.value)) : null,
       !changed && unsure.has(i) ? el('span', {className: 'die-hit-value unsure-mark'}, '?') : null);
-      // The tap target is centred on the die and never under 44 px, however small the die.
-      b.style.left = (100 * (d.box[0] + d.box[2]) / 2 / t.width) + '%';
-      b.style.top = (100 * (d.box[1] + d.box[3]) / 2 / t.height) + '%';
-      b.style.setProperty('--w', (100 * (d.box[2] - d.box[0]) / t.width) + '%');
-      b.style.setProperty('--h', (100 * (d.box[3] - d.box[1]) / t.height) + '%');
-      overlay.appendChild(b);
+      overlay.appendChild(placed(b, d.box, t));
+    });
+    // Dice seen beyond the count (drawn grey, no value): a tap offers to count one.
+    (t.left_out_dice || []).forEach((d, i) => {
+      if (!t.width) return;
+      overlay.appendChild(placed(el('button', {type: 'button', className: 'die-hit left-out',
+        ariaLabel: fmt('left_out_die', {value: d.value}), dataset: {left: String(i)}}), d.box, t));
     });
   } else {
     wrap.hidden = true;
@@ -96,10 +107,12 @@ export function renderThrowView(state) {
   // Dice that came out tiny in the photo are where readings go wrong: say how to take the next one.
   $('small-dice-note').hidden = !t.small_dice;
 
-  // More dice in the photo than in the throw: the count may have taken the wrong ones (drawn grey).
+  // More dice in the photo than in the throw: the count may have taken the wrong ones (drawn
+  // grey). Once a player has counted them, there is nothing more to say here.
+  const open = t.left_out_open;
   const leftOut = $('left-out-note');
-  leftOut.hidden = !t.left_out;
-  leftOut.textContent = t.left_out ? fmt(t.left_out === 1 ? 'left_out_one' : 'left_out_n', {n: t.left_out}) : '';
+  leftOut.hidden = !open;
+  leftOut.textContent = open ? fmt(open === 1 ? 'left_out_one' : 'left_out_n', {n: open}) : '';
 
   // Unsure dice are named in words too: a reading that looks sure but is not costs points.
   const note = $('unsure-note');
