@@ -18,15 +18,17 @@ mistakes left silent (read wrong with a confidence players are not asked to chec
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from pathlib import Path
 
+import numpy as np
 from reader_options import reader_options, reader_settings
 
 from dicecam.commands.eval import read_labelled_counted
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
-from dicecam.vision.detections import Dice
+from dicecam.vision.detections import CountedDice, Dice
 from dicecam.vision.metrics import score_photo, total, unsure_counts
 from dicecam.vision.photo_changes import CHANGES
 from dicecam.vision.reader import DiceReader
@@ -37,16 +39,33 @@ AS_TAKEN = "as taken"  # the photo unchanged: the baseline, not one of the chang
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name for name in ("byler_d6", "matteop65_wood"))
 
 
+def mended_by_one_swap(truth: Dice, counted: CountedDice) -> bool:
+    """Whether a throw read told its count, not exactly, is read exactly once a player counts one
+    of the dice left out (drawn grey; a tap on the page) and removes one of the dice taken."""
+    if not len(counted.left_out) or score_photo(truth, counted.dice).exact:
+        return False
+    taken, left = counted.dice, counted.left_out
+    for i, j in itertools.product(range(len(taken)), range(len(left))):
+        keep = np.arange(len(taken)) != i
+        swapped = Dice(np.concatenate([taken.boxes[keep], left.boxes[j:j + 1]]),
+                       np.concatenate([taken.values[keep], left.values[j:j + 1]]),
+                       np.concatenate([taken.confidences[keep], left.confidences[j:j + 1]]))
+        if score_photo(truth, swapped).exact:
+            return True
+    return False
+
+
 def measure(reader: DiceReader, folder: Path, split: str | None,
             changes: list[str] | None = None, *, told: bool = False) -> dict[str, dict[str, float]]:
     """Read F1, exact-roll rate, recall, value accuracy, mistakes and silent ones of each change
-    (default: all) over one folder (`told`: each photo read told its labelled count, and
-    `left_out`: how many photos held more dice than that, which the page says)."""
+    (default: all) over one folder (`told`: each photo read told its labelled count;
+    `left_out`: how many photos held more dice than that, which the page says, and `one_swap`:
+    how many throws read wrong one tap on a grey die and one removal mend)."""
     photos = [(p, load_image(p.path)) for p in read_dataset(folder, split=split)]
     out = {}
     for name in changes or CHANGES:
         change = CHANGES[name]
-        scores, marked, left_out = [], 0, 0
+        scores, marked, left_out, swaps = [], 0, 0, 0
         for photo, image in photos:
             changed, boxes = change(image, photo.dice.boxes)
             truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
@@ -54,6 +73,7 @@ def measure(reader: DiceReader, folder: Path, split: str | None,
             # for dice like a photo, a 60 px crop shows none.
             counted = read_labelled_counted(reader, photo, changed, count=len(photo.dice) if told else None)
             found, left_out = counted.dice, left_out + bool(len(counted.left_out))
+            swaps += told and mended_by_one_swap(truth, counted)
             scores.append(score_photo(truth, found))
             marked += unsure_counts(truth, found, reader.low_confidence)[0]
         s = total(scores)
@@ -61,7 +81,7 @@ def measure(reader: DiceReader, folder: Path, split: str | None,
                      for key in ("read_f1", "exact_roll_rate", "recall", "value_accuracy")}
         out[name].update(mistakes=s.mistakes, silent=s.mistakes - marked)
         if told:
-            out[name]["left_out"] = left_out
+            out[name].update(left_out=left_out, one_swap=swaps)
     return out
 
 
@@ -85,13 +105,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     for name, rows in results.items():
         told = ", told the count" if args.dice else ""
-        more = " / photos with dice left out" if args.dice else ""
+        more = " / photos with dice left out / wrong throws one swap mends" if args.dice else ""
         print(f"{name} ({args.split}{told}):  read F1 / exact-roll rate / recall / value accuracy / mistakes (silent)"
               + more)
         for change, r in rows.items():
             print(f"  {change:32s} {r['read_f1']:.4f}  {r['exact_roll_rate']:.3f}  "
                   f"{r['recall']:.3f}  {r['value_accuracy']:.3f}  {r['mistakes']:3d} ({r['silent']})"
-                  + (f"  {r['left_out']}" if "left_out" in r else ""))
+                  + (f"  {r['left_out']}  {r['one_swap']}" if "left_out" in r else ""))
         changed = [r["read_f1"] for change, r in rows.items() if change != AS_TAKEN]
         if changed:
             print(f"  {f'mean over the {len(changed)} changes':32s} {sum(changed) / len(changed):.4f}")
