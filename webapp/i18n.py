@@ -57,6 +57,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "closeup_of": {"de": "Würfel {n} auf dem Foto", "en": "Die {n} in the photo"},
     "closeup_changed": {"de": "Würfel {n} auf dem Foto: als {read} gelesen, auf {now} geändert",
                         "en": "Die {n} in the photo: read {read}, changed to {now}"},
+    "closeup_added": {"de": "Würfel {n} auf dem Foto: zuerst nicht gezählt, dann als {now} mitgezählt",
+                      "en": "Die {n} in the photo: not counted at first, then counted as {now}"},
     "closeup_removed": {"de": "Würfel {n} auf dem Foto: als {read} gelesen, entfernt",
                         "en": "Die {n} in the photo: read {read}, removed"},
     "closeups_caption": {"de": "Jeder Würfel vergrößert aus dem Foto, darunter der gelesene Wert",

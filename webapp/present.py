@@ -34,10 +34,14 @@ def still_left_out(row: ThrowRow) -> list[dict]:
 
 def read_and_now(row: ThrowRow) -> list[dict]:
     """Each die read with a place in the photo (`box`), its value as read and as the players
-    left it (`now`: the die with that box after the corrections; None where they removed it)."""
+    left it (`now`: the die with that box after the corrections; None where they removed it),
+    then each die the players counted from those left out (`read` None)."""
     now = {tuple(d["box"]): d["value"] for d in row.dice if d.get("box")}
-    return [{"box": d["box"], "read": d["value"], "now": now.get(tuple(d["box"]))}
+    read = [{"box": d["box"], "read": d["value"], "now": now.get(tuple(d["box"]))}
             for d in row.dice_read if d.get("box")]
+    seen = {tuple(d["box"]) for d in read}
+    return read + [{"box": d["box"], "read": None, "now": d["value"]}
+                   for d in row.dice if d.get("box") and tuple(d["box"]) not in seen]
 
 
 def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = False) -> dict:

@@ -130,15 +130,17 @@ A, B, C = [1.0, 1.0, 9.0, 9.0], [20.0, 1.0, 29.0, 9.0], [40.0, 1.0, 49.0, 9.0]
         ([_die(3, A), _die(5, B), _die(1, C)], [_die(3, A), _die(1, C)], [(3, 3), (5, None), (1, 1)]),  # removed
         ([_die(3, A), _die(5, B)], [_die(3, A), _die(5, B), _die(2, None)], [(3, 3), (5, 5)]),  # typed in: no place
         ([_die(4, None)], [_die(4, None)], []),                                             # read without a box
+        ([_die(3, A), _die(5, B)], [_die(3, A), _die(2, C)], [(3, 3), (5, None), (None, 2)]),  # a grey die counted
     ],
-    ids=["as-read", "corrected", "removed", "typed-in", "no-box"],
+    ids=["as-read", "corrected", "removed", "typed-in", "no-box", "left-out-counted"],
 )
 def test_each_die_read_in_the_photo_says_what_it_became(read, now, expected):
     from dicecam.webapp.present import read_and_now
 
     throw = replace(row(1), dice_read=read, dice=now)
     assert [(c["read"], c["now"]) for c in read_and_now(throw)] == expected
-    assert [c["box"] for c in read_and_now(throw)] == [d["box"] for d in read if d["box"]]
+    boxes = [d["box"] for d in read if d["box"]]
+    assert [c["box"] for c in read_and_now(throw)] == boxes + [d["box"] for d in now if d["box"] and d["box"] not in boxes]
 
 
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=6), st.data())

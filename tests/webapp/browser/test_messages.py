@@ -105,3 +105,11 @@ def test_a_die_the_count_left_out_is_counted_with_a_tap(phones, base, screens, l
     page.click("#picker-remove")
     page.wait_for_function("() => document.querySelectorAll('#dice-strip .die[data-index]').length === 5")
     assert strip_values(page) == [*read[1:], value] and not page.locator("#dice-warning").is_visible()
+    # The evidence page shows the die counted from those left out, and the one removed.
+    throw_id = page.request.get(f"{base}/api/games/{gid}").json()["throw"]["throw_id"]
+    page.goto(f"{base}/g/{gid}/throws/{throw_id}?lang={lang}")
+    badges = page.locator("#closeups .closeup-badge").all_inner_texts()
+    assert sorted(badges) == sorted(["✕", f"+ {value}"])
+    assert page.locator("#closeups .die-closeup").nth(5).get_attribute("aria-label") == text(
+        "closeup_added", lang, n=6, now=value)
+    check_screen(phone, "left-out-taken-evidence", screens)
