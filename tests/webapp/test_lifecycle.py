@@ -140,7 +140,8 @@ def test_each_die_read_in_the_photo_says_what_it_became(read, now, expected):
     throw = replace(row(1), dice_read=read, dice=now)
     assert [(c["read"], c["now"]) for c in read_and_now(throw)] == expected
     boxes = [d["box"] for d in read if d["box"]]
-    assert [c["box"] for c in read_and_now(throw)] == boxes + [d["box"] for d in now if d["box"] and d["box"] not in boxes]
+    counted = [d["box"] for d in now if d["box"] and d["box"] not in boxes]
+    assert [c["box"] for c in read_and_now(throw)] == boxes + counted
 
 
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=6), st.data())
