@@ -84,8 +84,9 @@ class Photo:
     height: int
     low_confidence: float
     read_ms: float
-    left_out: int = 0  # dice seen beyond the throw's count (drawn grey on the annotated copy)
-    left_out_dice: tuple[Die, ...] = ()  # those dice as read: a player may take one the count passed over
+    # Dice seen beyond the throw's count, as read (drawn grey on the annotated copy): a player
+    # may take one the count passed over.
+    left_out_dice: tuple[Die, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ def _keep_photo(photos: Photos, photo: Photo, created: list[str]) -> dict[str, A
     """Store the photo and its annotated copy; `created` collects the files that are new."""
     columns: dict[str, Any] = {"photo_type": photo.mime, "width": photo.width, "height": photo.height,
                                "low_confidence": photo.low_confidence, "read_ms": round(photo.read_ms, 1),
-                               "left_out": photo.left_out, "left_out_dice": list(photo.left_out_dice)}
+                               "left_out": len(photo.left_out_dice), "left_out_dice": list(photo.left_out_dice)}
     for column, data in (("photo_sha256", photo.data), ("annotated_sha256", photo.annotated)):
         sha, new = photos.add(data)
         if new:

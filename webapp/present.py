@@ -46,6 +46,7 @@ def read_and_now(row: ThrowRow) -> list[dict]:
 
 def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = False) -> dict:
     """A throw as the API shows it; `current` adds the options (and advice) for it."""
+    left_out = still_left_out(row)
     out = {
         "throw_id": row.id,
         "seq": row.seq,
@@ -66,9 +67,9 @@ def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = Fals
         "read_ms": row.read_ms,
         "small_dice": small_dice(row),
         "left_out": row.left_out or 0,
-        "left_out_dice": still_left_out(row),
+        "left_out_dice": left_out,
         # Those not taken since (older throws kept no dice to take: all of them).
-        "left_out_open": len(still_left_out(row)) if row.left_out_dice is not None else row.left_out or 0,
+        "left_out_open": len(left_out) if row.left_out_dice is not None else row.left_out or 0,
         "created": row.created,
         "created_by": row.created_by,
         **throw_urls(stored.id, row),

@@ -63,8 +63,7 @@ class Reading:
     height: int
     low_confidence: float
     read_ms: float
-    left_out: int = 0         # dice seen beyond the throw's count (drawn grey, not counted)
-    left_out_dice: tuple[dict, ...] = ()  # those dice: {"value", "box", "confidence"}
+    left_out_dice: tuple[dict, ...] = ()  # dice seen beyond the throw's count (drawn grey, not counted)
 
 
 _lock = threading.Lock()
@@ -143,7 +142,6 @@ def read_photo(app: Flask, image: np.ndarray, *, count: int | None = None) -> Re
         height=int(image.shape[0]),
         low_confidence=low,
         read_ms=read_ms,
-        left_out=0 if left_out is None else len(left_out),
         left_out_dice=() if left_out is None else tuple(left_out.to_list()),
     )
 
@@ -199,7 +197,6 @@ def read_upload(app: Flask, upload: IO[bytes], *, count: int | None = None) -> t
         height=reading.height,
         low_confidence=reading.low_confidence,
         read_ms=reading.read_ms,
-        left_out=reading.left_out,
         left_out_dice=tuple(_stored(d) for d in reading.left_out_dice),
     )
     return photo, [_stored(d) for d in reading.dice]
