@@ -62,6 +62,13 @@ export function renderThrowView(state) {
     img.alt = fmt('photo_of', {player: t.player});
     // The photo shows the values as first read; a badge marks only what changed since.
     const read = new Map((t.dice_read || []).map((d) => [JSON.stringify(d.box), d.value]));
+    // Dice seen beyond the count (drawn grey, no value): a tap offers to count one.
+    // Drawn first: where a target overlaps a die of the throw's, the throw's die takes the tap.
+    (t.left_out_dice || []).forEach((d, i) => {
+      if (!t.width) return;
+      overlay.appendChild(placed(el('button', {type: 'button', className: 'die-hit left-out',
+        ariaLabel: fmt('left_out_die', {value: d.value}), dataset: {left: String(i)}}), d.box, t));
+    });
     t.dice.forEach((d, i) => {
       if (!d.box || !t.width) return;
       // A die taken from those left out has no value drawn on the photo: it shows its badge too.
@@ -72,12 +79,6 @@ export function renderThrowView(state) {
       changed ? el('span', {className: 'die-hit-value'}, String(d.value)) : null,
       !changed && unsure.has(i) ? el('span', {className: 'die-hit-value unsure-mark'}, '?') : null);
       overlay.appendChild(placed(b, d.box, t));
-    });
-    // Dice seen beyond the count (drawn grey, no value): a tap offers to count one.
-    (t.left_out_dice || []).forEach((d, i) => {
-      if (!t.width) return;
-      overlay.appendChild(placed(el('button', {type: 'button', className: 'die-hit left-out',
-        ariaLabel: fmt('left_out_die', {value: d.value}), dataset: {left: String(i)}}), d.box, t));
     });
   } else {
     wrap.hidden = true;
