@@ -40,6 +40,11 @@ def start_game(phone, base: str, variant: str, players: list[str], look=None) ->
     return page.url.rsplit("/", 1)[1].split("?")[0]
 
 
+def current_throw(phone, base: str, game_id: str) -> dict:
+    """The game's open throw as the API answers it, in the phone's language."""
+    return phone.page.request.get(f"{base}/api/games/{game_id}?lang={phone.lang}").json()["throw"]
+
+
 def strip_values(page) -> list[int]:
     return [int(v) for v in page.locator("#dice-strip .die[data-index]").evaluate_all(
         "els => els.map(e => e.dataset.value)")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .checks import check_screen
-from .play import FIVE_DICE, ONE_UNSURE_DIE, manual_throw, photo_throw, start_game, text
+from .play import FIVE_DICE, ONE_UNSURE_DIE, current_throw, manual_throw, photo_throw, start_game, text
 
 CONTEXT = 1.5  # the tile's side over the die box's longer side (closeup.js CLOSEUP_CONTEXT)
 
@@ -40,17 +40,13 @@ def _check_geometry(tiles: list[dict], throw: dict, dice: list[dict]) -> None:
         assert tile["pos"][1] + (y0 + y1) / 2 * k == pytest.approx(tile["side"] / 2, abs=0.5)
 
 
-def _throw(phone, base: str, gid: str) -> dict:
-    return phone.page.request.get(f"{base}/api/games/{gid}?lang={phone.lang}").json()["throw"]
-
-
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_each_die_of_a_photo_throw_is_shown_from_the_photo_above_its_value(phones, base, screens, lang):
     phone = phones(lang)
     page = phone.page
     gid = start_game(phone, base, "spiffel", ["Anna", "Ben"])
     photo_throw(phone, FIVE_DICE, 5)
-    throw = _throw(phone, base, gid)
+    throw = current_throw(phone, base, gid)
     tiles = _tiles(page)
     assert [t["index"] for t in tiles] == list(range(5))
     _check_geometry(tiles, throw, throw["dice"])
@@ -131,7 +127,7 @@ def test_a_photo_the_browser_cannot_show_falls_back_to_the_annotated_copy(phones
     page.route("**/throws/*/photo", lambda route: route.fulfill(status=200, content_type="image/heic",
                                                               body=b"\x00\x00\x00\x18ftypheic" + bytes(64)))
     photo_throw(phone, FIVE_DICE, 5)
-    throw = _throw(phone, base, gid)
+    throw = current_throw(phone, base, gid)
     page.wait_for_function(
         "url => [...document.querySelectorAll('#dice-strip .die-closeup')]"
         ".every(t => getComputedStyle(t).backgroundImage.includes(url))", arg=throw["annotated_url"])

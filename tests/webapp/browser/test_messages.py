@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .checks import check_screen, untranslated
-from .play import FIVE_DICE, SIX_DICE, confirm, photo_throw, retake_photo, start_game, strip_values, text
+from .play import FIVE_DICE, SIX_DICE, confirm, current_throw, photo_throw, retake_photo, start_game, strip_values, text
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -84,7 +84,7 @@ def test_a_die_the_count_left_out_is_counted_with_a_tap(phones, base, screens, l
     read = photo_throw(phone, SIX_DICE, 5)
     grey = page.locator("#overlay .die-hit.left-out")
     assert grey.count() == 1
-    [left] = page.request.get(f"{base}/api/games/{gid}").json()["throw"]["left_out_dice"]
+    [left] = current_throw(phone, base, gid)["left_out_dice"]
     value = left["value"]
     assert grey.get_attribute("aria-label") == text("left_out_die", lang, value=value)
     assert sorted([*read, value]) == [1, 1, 2, 3, 5, 5]  # the photo's six dice, five counted
@@ -106,7 +106,7 @@ def test_a_die_the_count_left_out_is_counted_with_a_tap(phones, base, screens, l
     page.wait_for_function("() => document.querySelectorAll('#dice-strip .die[data-index]').length === 5")
     assert strip_values(page) == [*read[1:], value] and not page.locator("#dice-warning").is_visible()
     # The evidence page shows the die counted from those left out, and the one removed.
-    throw_id = page.request.get(f"{base}/api/games/{gid}").json()["throw"]["throw_id"]
+    throw_id = current_throw(phone, base, gid)["throw_id"]
     page.goto(f"{base}/g/{gid}/throws/{throw_id}?lang={lang}")
     badges = page.locator("#closeups .closeup-badge").all_inner_texts()
     assert sorted(badges) == sorted(["✕", f"+ {value}"])
