@@ -66,9 +66,14 @@ def test_each_die_of_a_photo_throw_is_shown_from_the_photo_above_its_value(phone
                          throw["photo_url"])
     check_screen(phone, "closeups", screens)
 
-    # Tapping a close-up corrects its die, as tapping the value does; the photo stays the die's.
+    # Tapping a close-up corrects its die, as tapping the value does; the picker shows the die
+    # large, from the photo, above the faces to choose from.
     page.locator("#dice-strip .die-closeup[data-index='1']").click()
     page.wait_for_selector("#picker:not([hidden])")
+    [large] = _tiles(page, "#picker-closeup")
+    _check_geometry([large], throw, [throw["dice"][1]])
+    assert large["side"] > 2 * tiles[1]["side"] and large["label"] == text("closeup_of", lang, n=2)
+    check_screen(phone, "closeups-picker", screens, full_page=False)
     value = 6 if throw["dice"][1]["value"] != 6 else 5
     page.click(f"#picker-faces [data-pick='{value}']")
     page.wait_for_function(
@@ -108,6 +113,10 @@ def test_dice_typed_in_have_no_close_up(phones, base):
     start_game(phone, base, "spiffel", ["Anna", "Ben"])
     manual_throw(phone, [1, 2, 3, 4, 5])
     assert page.locator("#dice-strip .die-closeup").count() == 0
+    page.locator("#dice-strip .die[data-index='0']").click()  # nothing to show in the picker either
+    page.wait_for_selector("#picker:not([hidden])")
+    assert page.locator("#picker-closeup").is_hidden()
+    page.click("#picker-cancel")
     # A photo throw with a die added by hand: close-ups for the dice in the photo alone.
     photo_throw(phone, FIVE_DICE, 5)
     page.locator("#dice-strip .die[data-index='4']").click()

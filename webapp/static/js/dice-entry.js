@@ -6,6 +6,7 @@ import {dieFace} from './dice.js';
 import {getState} from './store.js';
 import {correct, sendThrow} from './actions.js';
 import {openDialog, closeDialog} from './dialogs.js';
+import {placeCloseup} from './closeup.js';
 
 /** Six big die-face buttons in `grid`, each carrying its value as data-<key>. */
 function fillFaceButtons(grid, key, current) {
@@ -25,7 +26,15 @@ let pickerTarget = null;  // index of the die being corrected, or -1 to add one
 
 export function openPicker(index) {
   pickerTarget = index;
-  const die = index >= 0 ? getState().throw.dice[index] : null;
+  const t = getState().throw;
+  const die = index >= 0 ? t.dice[index] : null;
+  // The die itself, large, where its value is chosen: the photo decides, not the reading.
+  const closeup = $('picker-closeup');
+  closeup.hidden = !(die && die.box && t.photo_url && t.width);
+  if (!closeup.hidden) {
+    closeup.setAttribute('aria-label', fmt('closeup_of', {n: index + 1}));
+    placeCloseup(closeup, die.box, t.width, t.height, t.photo_url, t.annotated_url);
+  }
   fillFaceButtons($('picker-faces'), 'pick', die ? die.value : null);
   $('picker-title').textContent = die ? fmt('fix_die_n', {n: index + 1, value: die.value}) : T.add_die_title;
   $('picker-remove').hidden = index < 0;
