@@ -106,6 +106,24 @@ class DieDetector:
         apart = apart_from(boxes, found.boxes)
         return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
 
+    def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
+        """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
+        typical die found is `zoom_target` detector pixels (twice the first look where none
+        is), at most `max_side` pixels a side; empty where that is no closer than the first look."""
+        s = self.settings
+        h, w = photo.photo.shape[:2]
+        scale = self.input_side / max(h, w)
+        strong = found.scores >= self.min_score
+        typical = typical_side(found.boxes[strong], found.scores[strong] >= 0.5) * scale if strong.any() else 0.0
+        zoom = s.zoom_target / typical if typical > 0 else 2.0
+        zscale = min(scale * zoom, max_side / max(h, w))
+        if zscale <= scale * 1.2:
+            return Candidates.found(np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
+        look = self._closer(photo, (0, 0, w, h), zscale)
+        boxes, scores = _merge(look.boxes, look.scores)
+        apart = apart_from(boxes, found.boxes)
+        return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
+
     def _peak_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:
         """The whole die each box lies on (NaN rows where none), from the passes' whole-die
         peaks of `whole_die_peak` or more; None where the detector does not box whole dice

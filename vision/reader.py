@@ -97,8 +97,13 @@ class DiceReader:
         # look's boxes again with its own, and those crops need no second run of the network.
         photo, readings = Halvings(image), CropReadings()
         found = self._candidates(image, photo, readings)
-        if search and self.settings.search_missing and count > filled(found.kept, "kept").sum():
-            found = self._search(image, found, photo, readings)
+        missing = count > filled(found.kept, "kept").sum()
+        if search and self.settings.search_missing:
+            if missing:
+                found = self._search(image, found, photo, readings)
+        elif self.settings.frame_look_max_side and missing:  # a live frame's cheaper second look
+            more = self.detector.look_closer(photo, found, self.settings.frame_look_max_side)
+            found = self._with(image, found, more, photo, readings)
         if self.settings.check_count_fill:
             found = self.look_at_likeliest(image, found, count)
         return found
@@ -131,7 +136,12 @@ class DiceReader:
     def _search(self, image: np.ndarray, found: Candidates, photo: Halvings,
                 readings: CropReadings | None = None) -> Candidates:
         """`search` with the photo's halvings and, where given, its crops' `readings` so far."""
-        more = self.detector.search(photo, found)
+        return self._with(image, found, self.detector.search(photo, found), photo, readings)
+
+    def _with(self, image: np.ndarray, found: Candidates, more: Candidates, photo: Halvings,
+              readings: CropReadings | None = None) -> Candidates:
+        """Judged `found` and the boxes `more` a second look found beside them, all read and
+        judged again together: the typical die, and each box's size against it, are the whole throw's."""
         if not len(more):
             return found
         lone = np.concatenate([filled(found.lone, "lone"), np.zeros(len(more), bool)])

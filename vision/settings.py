@@ -41,7 +41,10 @@ class ReaderSettings:
     `search_missing` the whole photo is looked at once more at `search_scale` times the
     first look's scale (at most `search_max_side` pixels wide), weak peaks from
     `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
-    likeliest are chosen. With `check_count_fill` and the whole-die check, the likeliest
+    likeliest are chosen. Read without that search (live frames, `read(..., search=False)`),
+    with `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
+    the typical die is `zoom_target` detector pixels (twice the first look where none was
+    found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest
     boxes the rules drop (2m+2 where m dice are missing) are looked at by the check first,
     so that what fills the count ranks by its word too.
 
@@ -88,6 +91,7 @@ class ReaderSettings:
     search_scale: float = 2.5
     search_max_side: int = 1280
     search_weak_score: float | None = None
+    frame_look_max_side: int = 1024
     check_count_fill: bool = True
     min_whole_die: float = 0.3
     rescue_not_a_die: float | None = 0.6
