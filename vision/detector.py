@@ -101,10 +101,7 @@ class DieDetector:
         scale = self.input_side / max(h, w)
         zscale = min(s.search_scale * scale, s.search_max_side / max(h, w))
         weak = self.weak_score if s.search_weak_score is None else s.search_weak_score
-        look = self._closer(photo, (0, 0, w, h), zscale, min_score=weak)
-        boxes, scores = _merge(look.boxes, look.scores)
-        apart = apart_from(boxes, found.boxes)
-        return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
+        return self._beside(self._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
@@ -119,7 +116,10 @@ class DieDetector:
         zscale = min(scale * zoom, max_side / max(h, w))
         if zscale <= scale * 1.2:
             return Candidates.found(np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
-        look = self._closer(photo, (0, 0, w, h), zscale)
+        return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
+
+    def _beside(self, look: _Look, found: Candidates) -> Candidates:
+        """The boxes of a second `look` (merged) apart from `found`, with the whole dice they lie on."""
         boxes, scores = _merge(look.boxes, look.scores)
         apart = apart_from(boxes, found.boxes)
         return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
