@@ -107,15 +107,13 @@ class DieDetector:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
         typical die found is `zoom_target` detector pixels (twice the first look where none
         is), at most `max_side` pixels a side; empty where that is no closer than the first look."""
-        s = self.settings
         h, w = photo.photo.shape[:2]
         scale = self.input_side / max(h, w)
         strong = found.scores >= self.min_score
-        typical = typical_side(found.boxes[strong], found.scores[strong] >= 0.5) * scale if strong.any() else 0.0
-        zoom = s.zoom_target / typical if typical > 0 else 2.0
-        zscale = min(scale * zoom, max_side / max(h, w))
-        if zscale <= scale * 1.2:
-            return Candidates.found(np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
+        typical = typical_side(found.boxes[strong], found.scores[strong] >= 0.5) * scale if strong.any() else None
+        zscale = self._zoom_scale(typical, scale, max(h, w), max_side)
+        if zscale is None:
+            return Candidates.empty()
         return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
 
     def _beside(self, look: _Look, found: Candidates) -> Candidates:
@@ -196,14 +194,19 @@ class DieDetector:
             margin = s.zoom_margin * typical / scale
             x0, y0 = np.maximum(boxes[:, :2].min(axis=0) - margin, 0).astype(int)
             x1, y1 = np.minimum(boxes[:, 2:].max(axis=0) + margin, [w, h]).astype(int)
-            zoom = s.zoom_target / max(typical, 1.0)
         else:
             x0, y0, x1, y1 = 0, 0, w, h
-            zoom = 2.0
-        zscale = min(scale * zoom, s.zoom_max_side / max(y1 - y0, x1 - x0))
-        if zscale <= scale * 1.2:  # no closer than the first look
-            return None
-        return self._closer(photo, (x0, y0, x1, y1), zscale)
+        zscale = self._zoom_scale(typical if len(boxes) else None, scale, max(y1 - y0, x1 - x0), s.zoom_max_side)
+        return None if zscale is None else self._closer(photo, (x0, y0, x1, y1), zscale)
+
+    def _zoom_scale(self, typical: float | None, scale: float, side: int, max_side: float) -> float | None:
+        """The scale a closer look enlarges to from the first look's `scale`: the typical die
+        (detector pixels; None where none was found: twice the first look) to `zoom_target`,
+        the `side` photo pixels looked at at most `max_side` wide; None where that is no
+        closer than the first look."""
+        zoom = self.settings.zoom_target / max(typical, 1.0) if typical is not None else 2.0
+        zscale = min(scale * zoom, max_side / side)
+        return zscale if zscale > scale * 1.2 else None
 
     def _closer(self, photo: Halvings, window: tuple[int, int, int, int], zscale: float, *,
                 min_score: float | None = None) -> _Look:

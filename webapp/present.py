@@ -24,24 +24,27 @@ def throw_urls(game_id: str, row: ThrowRow) -> dict:
     }
 
 
+def _by_place(dice) -> dict[tuple, dict]:
+    """The dice with a place in the photo, by their box: how a die is followed through corrections."""
+    return {tuple(d["box"]): d for d in dice or () if d.get("box")}
+
+
 def still_left_out(row: ThrowRow) -> list[dict]:
     """The dice the photo showed beyond the count that the throw has not taken since
     (value and box as read): what a player may still take instead of a die counted."""
-    taken = {tuple(d["box"]) for d in row.dice if d.get("box")}
-    return [{"value": d["value"], "box": d["box"]} for d in row.left_out_dice or ()
-            if d.get("box") and tuple(d["box"]) not in taken]
+    taken = _by_place(row.dice)
+    return [{"value": d["value"], "box": d["box"]} for box, d in _by_place(row.left_out_dice).items()
+            if box not in taken]
 
 
 def read_and_now(row: ThrowRow) -> list[dict]:
     """Each die read with a place in the photo (`box`), its value as read and as the players
     left it (`now`: the die with that box after the corrections; None where they removed it),
     then each die the players counted from those left out (`read` None)."""
-    now = {tuple(d["box"]): d["value"] for d in row.dice if d.get("box")}
-    read = [{"box": d["box"], "read": d["value"], "now": now.get(tuple(d["box"]))}
-            for d in row.dice_read if d.get("box")]
-    seen = {tuple(d["box"]) for d in read}
-    return read + [{"box": d["box"], "read": None, "now": d["value"]}
-                   for d in row.dice if d.get("box") and tuple(d["box"]) not in seen]
+    now, read = _by_place(row.dice), _by_place(row.dice_read)
+    return ([{"box": d["box"], "read": d["value"], "now": now[box]["value"] if box in now else None}
+             for box, d in read.items()]
+            + [{"box": d["box"], "read": None, "now": d["value"]} for box, d in now.items() if box not in read])
 
 
 def throw_json(stored: Stored, row: ThrowRow, lang: str, *, current: bool = False) -> dict:
