@@ -34,7 +34,7 @@ from collections.abc import Callable
 from bench_vision import DICE, SIZES, scene_photo
 from reader_options import reader_options
 
-#: (column, object attribute path on a DiceReader, method name): the stages timed, none inside another.
+#: (column, the DiceReader attribute that does it, its method timed): the stages, none inside another.
 STAGES: tuple[tuple[str, str, str], ...] = (
     ("first look", "detector", "find"),
     ("search", "detector", "search"),
@@ -43,6 +43,8 @@ STAGES: tuple[tuple[str, str, str], ...] = (
     ("crops", "face", "crops"),
     ("check", "whole_die", "probability"),
 )
+#: The stages' columns, in order.
+COLUMNS = tuple(column for column, _owner, _method in STAGES)
 
 
 class StageClock:
@@ -72,7 +74,7 @@ class StageClock:
         start = time.perf_counter()
         read()
         total = (time.perf_counter() - start) * 1000
-        stages = {column: self.spent.get(column, 0.0) for column, _owner, _method in STAGES}
+        stages = {column: self.spent[column] for column in COLUMNS}
         return {"total": total, **stages, "rest": total - sum(stages.values())}
 
 
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--repeats must be at least 1")
     reader = DiceReader(args.models, **reader_options(args.option))
     clock = StageClock(reader)
-    columns = ["total", *(c for c, _o, _m in STAGES), "rest"]
+    columns = ["total", *COLUMNS, "rest"]
     if not args.json:
         mode = "told each photo's count" if args.dice else "as live frames" if args.frames else "without a count"
         print(f"{args.repeats} readings each, {mode}; median ms per stage\n")

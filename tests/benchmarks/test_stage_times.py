@@ -32,7 +32,7 @@ def test_the_search_is_timed_only_where_it_runs(board, count, search) -> None:
     assert (stages["search"] > 0) == searched
     assert stages["first look"] > 0 and stages["reader net"] > 0 and stages["crops"] > 0
     # Every stage lies inside the reading, none inside another.
-    timed = [stages[c] for c, _owner, _method in stage_times.STAGES]
+    timed = [stages[c] for c in stage_times.COLUMNS]
     assert sum(timed) <= stages["total"]
     assert stages["rest"] == pytest.approx(stages["total"] - sum(timed))
 
