@@ -66,22 +66,39 @@ def remove_dice(image: np.ndarray, boxes: np.ndarray, *, grow: float = GROW, rin
 
 @dataclass(frozen=True)
 class Table:
-    """One photo with its dice removed, and what the reader reported there."""
+    """One photo with its dice removed: what the reader reported there and, for each sure
+    box, its surroundings as `window` cut them (to look at by eye)."""
 
     image: str
     dice: Dice
+    windows: tuple[np.ndarray, ...] = ()
 
 
-def read_tables(reader: DiceReader, folder: Path, split: str, *, grow: float = GROW
-                ) -> list[tuple[Table, np.ndarray]]:
-    """Every whole photo of `folder`'s `split`, dice removed (`remove_dice`), read without a
-    count; each with the photo it read."""
+#: A sure box's surroundings are this many times its side, drawn `TILE` pixels square.
+AROUND, TILE = 3.0, 128
+
+
+def window(image: np.ndarray, box: np.ndarray, *, around: float = AROUND, side: int = TILE) -> np.ndarray:
+    """`image` around `box` (`around` times its longer side, cut at the frame), `side` pixels square."""
+    import cv2
+
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = box
+    cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, around / 2 * max(x1 - x0, y1 - y0)
+    part = image[int(max(cy - half, 0)):int(min(cy + half, h)), int(max(cx - half, 0)):int(min(cx + half, w))]
+    return cv2.resize(part, (side, side), interpolation=cv2.INTER_AREA)
+
+
+def read_tables(reader: DiceReader, folder: Path, split: str, *, grow: float = GROW) -> list[Table]:
+    """Every whole photo of `folder`'s `split`, dice removed (`remove_dice`), read without a count."""
     out = []
     for photo in read_dataset(folder, split=None if split == "all" else split):
         if photo.crop:
             continue  # a crop of one die has no table around it
         table = remove_dice(load_image(photo.path), photo.dice.boxes, grow=grow)
-        out.append((Table(photo.image, reader.read(table)), table))
+        dice = reader.read(table)
+        sure = dice.boxes[dice.confidences >= reader.low_confidence]
+        out.append(Table(photo.image, dice, tuple(window(table, box) for box in sure)))
     return out
 
 
@@ -93,27 +110,22 @@ def summary(tables: list[Table], low_confidence: float) -> dict[str, int]:
             "photos_with_sure": sum(s > 0 for s in sure)}
 
 
-def sheet(read: list[tuple[Table, np.ndarray]], low_confidence: float, *, side: int = 128,
-          columns: int = 8) -> np.ndarray:
-    """Each sure box's surroundings (three times its side) with its value and confidence, in rows."""
+def sheet(tables: list[Table], low_confidence: float, *, columns: int = 8) -> np.ndarray:
+    """Every sure box's window, its value, confidence and photo written on it, in rows of `columns`."""
     import cv2
 
     tiles = []
-    for table, image in read:
-        h, w = image.shape[:2]
-        for (x0, y0, x1, y1), value, confidence in zip(table.dice.boxes, table.dice.values, table.dice.confidences):
-            if confidence < low_confidence:
-                continue
-            cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, 1.5 * max(x1 - x0, y1 - y0)
-            window = image[int(max(cy - half, 0)):int(min(cy + half, h)), int(max(cx - half, 0)):int(min(cx + half, w))]
-            tile = cv2.resize(window, (side, side), interpolation=cv2.INTER_AREA)
+    for table in tables:
+        sure = table.dice.confidences >= low_confidence
+        for tile, value, confidence in zip(table.windows, table.dice.values[sure], table.dice.confidences[sure]):
+            tile = tile.copy()
             cv2.putText(tile, f"{value} {confidence:.2f}", (3, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 255, 255), 1)
-            cv2.putText(tile, Path(table.image).stem[:14], (3, side - 5), cv2.FONT_HERSHEY_SIMPLEX, 0.35,
+            cv2.putText(tile, Path(table.image).stem[:14], (3, TILE - 5), cv2.FONT_HERSHEY_SIMPLEX, 0.35,
                         (0, 255, 255), 1)
             tiles.append(tile)
-    tiles += [np.zeros((side, side, 3), np.uint8)] * (-len(tiles) % columns)
+    tiles += [np.zeros((TILE, TILE, 3), np.uint8)] * (-len(tiles) % columns)
     if not tiles:
-        return np.zeros((side, side * columns, 3), np.uint8)
+        return np.zeros((TILE, TILE * columns, 3), np.uint8)
     return np.vstack([np.hstack(tiles[i:i + columns]) for i in range(0, len(tiles), columns)])
 
 
@@ -133,13 +145,13 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--grow is how many times a labelled box: 1 or more")
     options = reader_options(args.option)
     reader = DiceReader(args.models, settings=reader_settings(options))
-    read = read_tables(reader, args.dataset, args.split, grow=args.grow)
-    counts = summary([t for t, _ in read], reader.low_confidence)
+    tables = read_tables(reader, args.dataset, args.split, grow=args.grow)
+    counts = summary(tables, reader.low_confidence)
     if args.sheet is not None:
         import cv2
 
         args.sheet.parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(args.sheet), sheet(read, reader.low_confidence))
+        cv2.imwrite(str(args.sheet), sheet(tables, reader.low_confidence))
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": args.split, **counts}))
         return

@@ -70,7 +70,7 @@ def test_the_sample_tables_hold_no_die_once_their_dice_are_gone() -> None:
     reader = DiceReader()
     tables = read_tables(reader, SAMPLES, "all")
     assert len(tables) >= 10
-    assert summary([t for t, _ in tables], reader.low_confidence)["boxes"] == 0
+    assert summary(tables, reader.low_confidence)["boxes"] == 0
     # The dice were there to remove: the same photos as taken read as dice.
     from dicecam.vision.dataset import read_dataset
     from dicecam.vision.decode import load_image
@@ -90,3 +90,17 @@ def test_a_grow_under_one_is_refused(capsys) -> None:
     with pytest.raises(SystemExit):
         main([str(SAMPLES), "--grow", "0.5"])
     assert "--grow" in capsys.readouterr().err
+
+
+def test_the_sheet_shows_each_sure_box_once_in_rows() -> None:
+    from dice_removed import TILE, Table, sheet, window
+
+    from dicecam.vision.detections import Dice
+
+    photo = _table_with_die()
+    boxes = np.array([[50, 40, 70, 60]] * 3, np.float32)
+    dice = Dice(boxes, np.array([1, 2, 3], np.int64), np.array([0.9, 0.3, 0.8], np.float32))
+    sure = [window(photo, b) for b in boxes[dice.confidences >= 0.7]]
+    drawn = sheet([Table("a", dice, tuple(sure))], 0.7, columns=2)
+    assert drawn.shape == (TILE, 2 * TILE, 3)  # two sure boxes, the unsure one not drawn
+    assert sheet([], 0.7, columns=4).shape == (TILE, 4 * TILE, 3)
