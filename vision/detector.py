@@ -20,8 +20,11 @@ from dicecam.vision.sizes import typical_side
 class DieDetector:
     """Finds the top faces of dice in a photo; its input contract travels in the ONNX file."""
 
-    def __init__(self, session: ort.InferenceSession, settings: ReaderSettings) -> None:
+    def __init__(self, session: ort.InferenceSession, settings: ReaderSettings, *,
+                 searcher: DieDetector | None = None) -> None:
+        """`searcher`: the network that makes the count's search (`search`), else this one."""
         self.session = session
+        self.searcher = searcher
         self.input_side = int(metadata(session, "input_side", 512))
         self.stride = int(metadata(session, "stride", 4))
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
@@ -100,8 +103,10 @@ class DieDetector:
         h, w = photo.photo.shape[:2]
         scale = self.input_side / max(h, w)
         zscale = min(s.search_scale * scale, s.search_max_side / max(h, w))
-        weak = self.weak_score if s.search_weak_score is None else s.search_weak_score
-        return self._beside(self._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
+        # The search network (stride 8, its own peaks' calibration) looks where it is given.
+        net = self.searcher or self
+        weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
+        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the

@@ -35,6 +35,8 @@ DETECTOR_FILE = "detector.onnx"
 READER_FILE = "reader.onnx"
 #: Optional: a models folder without it (an older pair) reads without the check.
 WHOLE_DIE_FILE = "whole_die.onnx"
+#: Optional: the count's search network (stride 8); without it the detector searches too.
+SEARCH_FILE = "search.onnx"
 #: A die added to reach a known count is at most this sure: the page asks the player about it.
 ADDED_AT_MOST = 0.5
 
@@ -52,7 +54,10 @@ class DiceReader:
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
         self.settings = (settings or ReaderSettings()).but(**changes)
-        self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings)
+        search = folder / SEARCH_FILE
+        searcher = (DieDetector(session(search, threads), self.settings)
+                    if self.settings.search_network and search.is_file() else None)
+        self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher)
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None

@@ -41,8 +41,10 @@ class ReaderSettings:
     `search_missing` the whole photo is looked at once more at `search_scale` times the
     first look's scale (at most `search_max_side` pixels wide), weak peaks from
     `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
-    likeliest are chosen. Read without that search (live frames, `read(..., search=False)`),
-    with `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
+    likeliest are chosen; with `search_network`, that look is the models folder's search
+    network's (`search.onnx`, stride 8: about half the detector's cost there) where it has
+    one. Read without that search (live frames, `read(..., search=False)`), with
+    `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
     the typical die is `zoom_target` detector pixels (twice the first look where none was
     found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest
     boxes the rules drop (2m+2 where m dice are missing) are looked at by the check first,
@@ -91,6 +93,7 @@ class ReaderSettings:
     search_scale: float = 2.5
     search_max_side: int = 1280
     search_weak_score: float | None = None
+    search_network: bool = True
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
     min_whole_die: float = 0.3

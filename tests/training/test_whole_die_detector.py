@@ -57,7 +57,8 @@ def test_whole_die_targets_are_known_only_where_the_photo_has_them():
 def _known_and_unknown(**kind: bool) -> tuple[Any, dict[str, Any]]:
     """A batch of two views of one photo: the first knows its whole dice, the second not."""
     img, tops, wholes = _photo()
-    pairs = [detector_sample(img, tops, np.random.default_rng(s), wholes=w, **kind)
+    pairs = [detector_sample(img, tops, np.random.default_rng(s), wholes=w, whole=kind.get("whole", False),
+                             sides=kind.get("sides", False))
              for s, w in ((0, wholes), (1, None))]
     x = torch.from_numpy(np.stack([p[0] for p in pairs]))
     return x, {k: torch.from_numpy(np.stack([np.asarray(p[1][k]) for p in pairs])) for k in pairs[0][1]}

@@ -109,9 +109,10 @@ def die_side_targets(wholes: np.ndarray | None, shape: tuple[int, int]) -> dict[
     return {"sides": sides, "sides_mask": mask, "has_whole": np.ones((), np.float32)}
 
 
-def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np.ndarray]:
-    """Gaussian centre heat map, log box size and offset targets at the detector's stride."""
-    gh, gw = shape[0] // STRIDE, shape[1] // STRIDE
+def centernet_targets(boxes: np.ndarray, shape: tuple[int, int], *, stride: int = STRIDE) -> dict[str, np.ndarray]:
+    """Gaussian centre heat map, log box size and offset targets at the detector's `stride`
+    (the search network's is `SEARCH_STRIDE`)."""
+    gh, gw = shape[0] // stride, shape[1] // stride
     heat = np.zeros((gh, gw), np.float32)
     size = np.zeros((2, gh, gw), np.float32)
     offset = np.zeros((2, gh, gw), np.float32)
@@ -119,13 +120,13 @@ def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np
     ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
     for x0, y0, x1, y1 in boxes:
         w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
-        cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
+        cx, cy = (x0 + x1) / 2 / stride, (y0 + y1) / 2 / stride
         ix, iy = min(int(cx), gw - 1), min(int(cy), gh - 1)
-        sigma = max(0.35 * min(w, h) / STRIDE / 2, 0.6)
+        sigma = max(0.35 * min(w, h) / stride / 2, 0.6)
         g = np.exp(-((xs - cx + 0.5) ** 2 + (ys - cy + 0.5) ** 2) / (2 * sigma**2))
         np.maximum(heat, g, out=heat)
         heat[iy, ix] = 1.0
-        size[:, iy, ix] = np.log([w / STRIDE, h / STRIDE])
+        size[:, iy, ix] = np.log([w / stride, h / stride])
         offset[:, iy, ix] = [cx - ix, cy - iy]
         mask[iy, ix] = 1.0
     return {"heat": heat, "size": size, "offset": offset, "mask": mask}
@@ -133,20 +134,22 @@ def centernet_targets(boxes: np.ndarray, shape: tuple[int, int]) -> dict[str, np
 
 def detector_sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *, crop: int = CROP,
                     augment: bool = True, turns: bool = True, whole: bool = False, sides: bool = False,
-                    wholes: np.ndarray | None = None, long_side: float | None = None
+                    wholes: np.ndarray | None = None, long_side: float | None = None,
+                    die_px: tuple[float, float] = (11.0, 110.0), stride: int = STRIDE
                     ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """One (CHW float32 image in 0..1, targets) training pair (`long_side`: see `random_view`).
+    """One (CHW float32 image in 0..1, targets) training pair (`long_side`, `die_px`: see
+    `random_view`), its targets at `stride`.
 
     `whole`: the targets also say where the whole dice are (`whole_die_targets`), from
     `wholes` (one whole-die box per top face) where the photo has them; `sides`: each
     cell's distances to its whole die's edges instead (`die_side_targets`).
     """
-    view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns,
+    view, vboxes = random_view(img, boxes, rng, crop=crop, turns=turns, die_px=die_px,
                                wholes=wholes if whole or sides else None, long_side=long_side)
     if augment:
         view = photometric(view, rng)
     x = view.astype(np.float32).transpose(2, 0, 1) / 255.0
-    targets = centernet_targets(vboxes[:, :4], view.shape[:2])
+    targets = centernet_targets(vboxes[:, :4], view.shape[:2], stride=stride)
     if whole:
         targets |= whole_die_targets(None if wholes is None else vboxes[:, 4:], view.shape[:2])
     if sides:

@@ -10,8 +10,17 @@ from pathlib import Path
 import torch
 
 from dicecam.training.data.reader_crops import CROP_SCALE
-from dicecam.training.learn.nets import NOT_A_DIE, READER_SIZE, STRIDE, DiceDetector, FaceReader, detector_of, reader_of
-from dicecam.training.shapes import INPUT_SIDE
+from dicecam.training.learn.nets import (
+    NOT_A_DIE,
+    READER_SIZE,
+    STRIDE,
+    DiceDetector,
+    FaceReader,
+    SearchDetector,
+    detector_of,
+    reader_of,
+)
+from dicecam.training.shapes import INPUT_SIDE, SEARCH_STRIDE
 
 OPSET = 17
 #: The detector's peak threshold, stored in its file for `vision.reader`. Chosen on the
@@ -62,6 +71,19 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
                  else ",whole_heat_logit,whole_log_w,whole_log_h")
     _stamp(path, input_side=INPUT_SIDE, stride=STRIDE, min_score=min_score,
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit" + whole)
+
+
+def export_search(model: SearchDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
+    """The count's search network as ONNX: the detector's maps at `SEARCH_STRIDE`, which
+    `vision` reads from the file as it reads the detector's stride."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(1, 3, 384, 512)
+    with _legacy_exporter():
+        torch.onnx.export(model.eval(), (x,), str(path), input_names=["image"], output_names=["maps"],
+                          dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "h8", 3: "w8"}},
+                          opset_version=OPSET, dynamo=False)
+    _stamp(path, input_side=INPUT_SIDE, stride=SEARCH_STRIDE, min_score=min_score,
+           outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
 
 
 def export_reader(model: FaceReader, path: Path, *, upright: bool = False, crop_size: int = READER_SIZE) -> None:

@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from dicecam.training.shapes import NOT_A_DIE, READER_SIZE, STRIDE  # noqa: F401  (the networks' contract)
+from dicecam.training.shapes import NOT_A_DIE, READER_SIZE, SEARCH_STRIDE, STRIDE  # noqa: F401  (the contract)
 
 #: The weights whose rows are the stride-8 features' channels: `STRIDE8_CHANNELS` times `deep`.
 DEEP_PROBE = "down8.0.pw.0.weight"
@@ -138,6 +138,70 @@ class DiceDetector(nn.Module):
             return torch.cat([self.head(p4), self.whole_head(p4)], dim=1)
         whole = F.interpolate(self.whole_head(p8), scale_factor=2.0, mode="bilinear", align_corners=False)
         return torch.cat([self.head(p4), whole], dim=1)
+
+
+class SearchDetector(nn.Module):
+    """The count's search network: `DiceDetector`'s maps (5 channels) at stride 8, for a photo
+    enlarged 2.5 times, where the dice a count still lacks come out 24 px or more.
+
+    Its stride-8 and coarser layers are the detector's (same names, so a detector's weights
+    start them: `search_from_detector`); below them a 4x4 patch convolution and one block
+    replace the detector's stride-2 and stride-4 stages, and the head reads the stride-8
+    features: those stages and the stride-4 decoder are two thirds of the detector's time
+    on the search's 1,280 px photo (models/HISTORY.md, session 51).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        c2, c3 = 32, STRIDE8_CHANNELS
+        c4 = 2 * c3
+        # 4x4 cells side by side (no padding): each input pixel seen once.
+        self.patch = nn.Sequential(nn.Conv2d(3, c2, 4, 4, 0, bias=False), nn.BatchNorm2d(c2),  # /4
+                                   nn.ReLU(inplace=True))
+        self.near = SepBlock(c2, c2)
+        self.down8 = nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3))  # /8
+        self.down16 = nn.Sequential(SepBlock(c3, c4, s=2), SepBlock(c4, c4), SepBlock(c4, c4))  # /16
+        self.down32 = nn.Sequential(SepBlock(c4, c4, s=2), SepBlock(c4, c4))        # /32
+        self.lat16 = conv_bn(c4, c3, k=1)
+        self.lat16b = conv_bn(c4, c3, k=1)
+        self.fuse16 = SepBlock(c3, c3)
+        self.lat8 = conv_bn(c3, c2, k=1)
+        self.up8 = conv_bn(c3, c2, k=1)
+        self.fuse8 = SepBlock(c2, c2)
+        self.head = nn.Conv2d(c2, 5, 1)
+        assert self.head.bias is not None
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x8 = self.down8(self.near(self.patch(x)))
+        x16 = self.down16(x8)
+        x32 = self.down32(x16)
+        p16 = self.fuse16(self.lat16(x16) + F.interpolate(self.lat16b(x32), scale_factor=2.0, mode="nearest"))
+        return self.head(self.fuse8(self.lat8(x8) + F.interpolate(self.up8(p16), scale_factor=2.0, mode="nearest")))
+
+
+#: A search network's own layer, in a state dict (a detector's has none).
+SEARCH_PROBE = "patch.0.weight"
+
+
+def search_from_detector(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A search network's starting weights from a plain detector's (`deep` 1, no whole-die
+    branch): its stride-8 and coarser layers and its head, the head's sizes halved to count
+    in stride-8 cells; the patch convolution and its block keep their fresh start."""
+    own = SearchDetector().state_dict()
+    out = {name: state[name].clone() if name in state and state[name].shape == w.shape else w
+           for name, w in own.items()}
+    out["head.bias"][1:3] -= math.log(SEARCH_STRIDE / STRIDE)
+    return out
+
+
+def search_of(state: dict[str, torch.Tensor]) -> SearchDetector:
+    """A search network with these weights (a search checkpoint's, or a detector's to start from)."""
+    model = SearchDetector()
+    model.load_state_dict(state if SEARCH_PROBE in state else search_from_detector(state))
+    return model
 
 
 def deep_of(state: dict[str, torch.Tensor]) -> int:

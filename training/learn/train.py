@@ -46,14 +46,16 @@ from dicecam.training.learn.nets import (
     READER_HEAD,
     DiceDetector,
     FaceReader,
+    SearchDetector,
     reader_grid,
     reader_of,
+    search_of,
     spread_head,
 )
 from dicecam.training.learn.widen import widen_state
 from dicecam.training.render import dice as render_dice
 from dicecam.training.render.scene import keeps_up
-from dicecam.training.shapes import INPUT_SIDE, READER_SIZE
+from dicecam.training.shapes import INPUT_SIDE, READER_SIZE, SEARCH_STRIDE, STRIDE
 
 RUNS = Path("runs")
 
@@ -141,8 +143,15 @@ class DetectorStream(_Stream):
     SETS = DETECTOR_SETS
 
     def __init__(self, *, upright: bool = False, steep: bool = False, whole: bool = False, sides: bool = False,
-                 natural: float = 0.0, paste: float = 0.0, **stream: Unpack[StreamSetup]) -> None:
+                 natural: float = 0.0, paste: float = 0.0, natural_side: float = INPUT_SIDE,
+                 die_px: tuple[float, float] = (11.0, 110.0), stride: int = STRIDE,
+                 **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
+        #: The long side a `natural` photo is seen at; the median die's size range otherwise;
+        #: the targets' stride (the search network's: `SEARCH_STRIDE`, photos at `SEARCH_SIDE`).
+        self.natural_side = natural_side
+        self.die_px = die_px
+        self.stride = stride
         self.upright = upright
         self.steep = steep
         self.natural = natural
@@ -165,7 +174,7 @@ class DetectorStream(_Stream):
                 s = self.real_photo(rng)
                 turns = True
                 # Drawn only when asked for, so every seed draws as it did before the options.
-                long_side = INPUT_SIDE if self.natural and rng.random() < self.natural else None
+                long_side = self.natural_side if self.natural and rng.random() < self.natural else None
                 if patches and rng.random() < self.paste:
                     assert s.boxes is not None
                     image, boxes, wholes = paste_dice(s.image, s.boxes, s.die_boxes, patches, rng,
@@ -173,7 +182,7 @@ class DetectorStream(_Stream):
                     s = replace(s, image=image, boxes=boxes, die_boxes=wholes)
             assert s.boxes is not None  # the detector's sets are photos with boxes, never crops
             yield detector_sample(s.image, s.boxes, rng, turns=turns, whole=self.whole, sides=self.sides,
-                                  wholes=s.die_boxes, long_side=long_side)
+                                  wholes=s.die_boxes, long_side=long_side, die_px=self.die_px, stride=self.stride)
 
 
 class ReaderStream(_Stream):
@@ -270,12 +279,14 @@ def cosine_lr(step: int, total: int, base: float, warmup: int = 100) -> float:
 def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: float,
         resume: Path | None, checkpoint: Path, log_every: int,
         loss_step: Callable[[torch.nn.Module, Batch], tuple[torch.Tensor, str]],
-        device: str = "cpu", workers: int = 1) -> Net:
+        device: str = "cpu", workers: int = 1, minutes: float | None = None) -> Net:
     """AdamW with a warm-up + cosine schedule over `steps` batches of `stream`, checkpointed every 500.
 
     `device`: where the network learns ("cpu", or "cuda" where one is lent); `workers`:
     processes drawing samples, each its own random stream. The checkpoint is saved for the
-    CPU either way, as export and `--init` read it.
+    CPU either way, as export and `--init` read it. `minutes`: the schedule runs on
+    whichever ends first, the steps or this much time (a lent machine's lease ends on the
+    clock, and its sampling rate is known only once it runs).
     """
     if resume:
         model.load_state_dict(_fitted(torch.load(resume, map_location="cpu"), model.state_dict()))
@@ -285,11 +296,15 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
     opt = torch.optim.AdamW([w for w in model.parameters() if w.requires_grad], lr=lr, weight_decay=1e-4)
     model.train()
     t0 = time.time()
+    budget = None if minutes is None else 60.0 * minutes
     for step, data in enumerate(loader):
-        if step >= steps:
+        # Where the clock ends first, the schedule is read at the step its share of the time gives.
+        at = step if budget is None else max(step, round(steps * (time.time() - t0) / budget))
+        if at >= steps:
+            print(f"{checkpoint.stem} schedule ended at step {step} ({time.time() - t0:.0f}s)", flush=True)
             break
         for g in opt.param_groups:
-            g["lr"] = cosine_lr(step, steps, lr)
+            g["lr"] = cosine_lr(at, steps, lr)
         loss, message = loss_step(model, _to(data, device))
         opt.zero_grad()
         loss.backward()
@@ -381,6 +396,32 @@ def train_detector(steps: int, *, batch: int, lr: float, synth_fraction: float, 
                log_every=25, loss_step=_detector_step, device=device, workers=workers)
 
 
+#: The long side the count's search sees a photo at (`vision` settings: `search_scale` 2.5
+#: times the first look's `INPUT_SIDE`, at most `search_max_side` 1,280).
+SEARCH_SIDE = 1280
+#: The median die's size in the search network's samples: the first look's range, enlarged
+#: as the search enlarges it (its smallest dice still missing are about 15 px there, 37 here).
+SEARCH_DIE_PX = (16.0, 140.0)
+
+
+def train_search(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
+                 runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
+                 workers: int = 1, natural: float = 0.5, minutes: float | None = None,
+                 **stream: Unpack[StreamOptions]) -> SearchDetector:
+    """The count's search network (`SearchDetector`), its targets at `SEARCH_STRIDE`; `resume`
+    a search checkpoint, or a detector's whose stride-8 layers start it (`search_of`). A
+    `natural` share of real photos is seen as the search sees them (`SEARCH_SIDE` long)."""
+    torch.manual_seed(seed)
+    model = SearchDetector()
+    if resume is not None:
+        model = search_of(torch.load(resume, map_location="cpu"))
+    samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
+                             natural=natural, natural_side=SEARCH_SIDE, die_px=SEARCH_DIE_PX,
+                             stride=SEARCH_STRIDE, **stream)
+    return fit(model, samples, steps, batch=batch, lr=lr, resume=None, checkpoint=runs / "search.pt",
+               log_every=25, loss_step=_detector_step, device=device, workers=workers, minutes=minutes)
+
+
 def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
@@ -405,7 +446,8 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
 def parser() -> argparse.ArgumentParser:
     """The command line of `python -m dicecam.training.learn.train` (also checked against the recipe's stages)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", nargs="?", choices=["all", "detector", "reader"], default="all")
+    p.add_argument("what", nargs="?", choices=["all", "detector", "reader", "search"], default="all",
+                   help="search: the count's stride-8 search network (search.onnx), started from --init's detector")
     p.add_argument("--det-steps", type=int, default=6000)
     p.add_argument("--reader-steps", type=int, default=6000)
     p.add_argument("--det-batch", type=int, default=8)
@@ -417,6 +459,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--device", default="cpu", help="where the network learns: cpu (default) or cuda")
     p.add_argument("--workers", type=int, default=1, help="processes drawing training samples (default 1)")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="search: end the schedule after this many minutes if its steps have not ended it "
+                        "(a lent machine's lease)")
     p.add_argument("--resume", action="store_true", help="start from the checkpoints in --runs")
     p.add_argument("--init", type=Path, default=None, metavar="FILE",
                    help="start from these weights (a detector.pt or reader.pt; not with 'all'), e.g. to fine-tune")
@@ -509,10 +554,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.steep and args.what != "detector":
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
     for flag, share in (("--natural-scale", args.natural_scale), ("--paste-dice", args.paste_dice)):
-        if share and args.what != "detector":
+        if share and args.what not in ("detector", "search"):
             p.error(f"{flag} draws the detector's real photos: use it with 'detector'")
         if not 0.0 <= share <= 1.0:
             p.error(f"{flag} is a share of the real photos: from 0 to 1")
+    if args.minutes is not None and (args.what != "search" or args.minutes <= 0):
+        p.error("--minutes bounds the search network's schedule: a positive number, with 'search'")
+    if args.what == "search" and (args.whole_die or args.whole_die_only or args.deep != 1 or args.paste_dice):
+        p.error("the search network has no whole-die branch, no --deep and no pasted dice")
     if args.upright and args.what == "all":
         p.error("--upright trains one network the upright way: use it with 'detector' or 'reader'")
     weights = {name: float(w) for name, w in (item.split("=", 1) for item in args.weight)}
@@ -539,6 +588,14 @@ def main(argv: list[str] | None = None) -> None:
                              whole_sides=args.whole_die_sides, deep=args.deep,
                              natural=args.natural_scale, paste=args.paste_dice, **stream)
         export_detector(det, args.out / "detector.onnx")
+    if args.what == "search":
+        from dicecam.training.learn.export import export_search
+
+        net = train_search(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth,
+                           seed=args.seed, resume=args.init or (args.runs / "search.pt" if args.resume else None),
+                           runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
+                           workers=args.workers, natural=args.natural_scale or 0.5, minutes=args.minutes, **stream)
+        export_search(net, args.out / "search.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
                           seed=args.seed, resume=args.init or (args.runs / "reader.pt" if args.resume else None),
