@@ -143,7 +143,7 @@ def test_a_schedule_bounded_by_minutes_ends_on_the_clock_and_saves(tmp_path, cap
 
     model = torch.nn.Linear(1, 1)
     train.fit(model, Endless(), 10**9, batch=4, lr=0.01, resume=None, checkpoint=tmp_path / "m.pt",
-              log_every=10**9, loss_step=step, workers=1, minutes=0.02)
+              log_every=10**9, loss_step=step, workers=0, minutes=0.02)
     assert "schedule ended at step" in capsys.readouterr().out
     assert (tmp_path / "m.pt").is_file()
 

@@ -283,7 +283,7 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
     """AdamW with a warm-up + cosine schedule over `steps` batches of `stream`, checkpointed every 500.
 
     `device`: where the network learns ("cpu", or "cuda" where one is lent); `workers`:
-    processes drawing samples, each its own random stream. The checkpoint is saved for the
+    processes drawing samples, each its own random stream (0: this process draws them). The checkpoint is saved for the
     CPU either way, as export and `--init` read it. `minutes`: the schedule runs on
     whichever ends first, the steps or this much time (a lent machine's lease ends on the
     clock, and its sampling rate is known only once it runs).
@@ -291,8 +291,9 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
     if resume:
         model.load_state_dict(_fitted(torch.load(resume, map_location="cpu"), model.state_dict()))
     model.to(device)
-    loader = DataLoader(stream, batch_size=batch, num_workers=workers, persistent_workers=True, prefetch_factor=4,
-                        pin_memory=device != "cpu")
+    # workers 0: samples drawn in this process (no fork: safe where threads already run here).
+    loader = DataLoader(stream, batch_size=batch, num_workers=workers, persistent_workers=workers > 0,
+                        prefetch_factor=4 if workers else None, pin_memory=device != "cpu")
     opt = torch.optim.AdamW([w for w in model.parameters() if w.requires_grad], lr=lr, weight_decay=1e-4)
     model.train()
     t0 = time.time()
