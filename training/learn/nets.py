@@ -41,6 +41,28 @@ class SepBlock(nn.Module):
         return x + y if self.residual else y
 
 
+def coarse_layers(c2: int, c3: int) -> tuple[nn.Module, ...]:
+    """A detector's stride-8 and coarser layers, in the order (and so under the names) both
+    detectors give them: down8, down16, down32, lat16, lat16b, fuse16, lat8, up8, fuse8.
+    They take stride-4 features of `c2` channels; `c3` channels at stride 8, twice at 16 and 32."""
+    c4 = 2 * c3
+    return (nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3)),  # /8
+            nn.Sequential(SepBlock(c3, c4, s=2), SepBlock(c4, c4), SepBlock(c4, c4)),  # /16
+            nn.Sequential(SepBlock(c4, c4, s=2), SepBlock(c4, c4)),  # /32: context for big dice
+            conv_bn(c4, c3, k=1), conv_bn(c4, c3, k=1), SepBlock(c3, c3),
+            conv_bn(c3, c2, k=1), conv_bn(c3, c2, k=1), SepBlock(c2, c2))
+
+
+def stride8_features(net: DiceDetector | SearchDetector, x4: torch.Tensor) -> torch.Tensor:
+    """The stride-8 features (`c2` channels) a detector's `coarse_layers` make of its stride-4
+    ones, with what the stride-16 and stride-32 layers see around each cell."""
+    x8 = net.down8(x4)
+    x16 = net.down16(x8)
+    x32 = net.down32(x16)
+    p16 = net.fuse16(net.lat16(x16) + F.interpolate(net.lat16b(x32), scale_factor=2.0, mode="nearest"))
+    return net.fuse8(net.lat8(x8) + F.interpolate(net.up8(p16), scale_factor=2.0, mode="nearest"))
+
+
 class DiceDetector(nn.Module):
     """Heat map of die centres (1 channel, logits), box size (2, log pixels/STRIDE) and sub-cell offset (2).
 
@@ -64,18 +86,10 @@ class DiceDetector(nn.Module):
         # `deep` widens only the stride-8 and coarser layers: what tells a die from a board's
         # print is seen there, on a sixteenth of the cells, so it costs far less than `width`.
         c1, c2, c3 = 16 * width, 32 * width, STRIDE8_CHANNELS * width * deep
-        c4 = 2 * c3
         self.stem = nn.Sequential(conv_bn(3, c1, s=2), SepBlock(c1, c1))              # /2
         self.down4 = nn.Sequential(SepBlock(c1, c2, s=2), SepBlock(c2, c2))          # /4
-        self.down8 = nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3))  # /8
-        self.down16 = nn.Sequential(SepBlock(c3, c4, s=2), SepBlock(c4, c4), SepBlock(c4, c4))  # /16
-        self.down32 = nn.Sequential(SepBlock(c4, c4, s=2), SepBlock(c4, c4))        # /32: context for big dice
-        self.lat16 = conv_bn(c4, c3, k=1)
-        self.lat16b = conv_bn(c4, c3, k=1)
-        self.fuse16 = SepBlock(c3, c3)
-        self.lat8 = conv_bn(c3, c2, k=1)
-        self.up8 = conv_bn(c3, c2, k=1)
-        self.fuse8 = SepBlock(c2, c2)
+        (self.down8, self.down16, self.down32, self.lat16, self.lat16b, self.fuse16,
+         self.lat8, self.up8, self.fuse8) = coarse_layers(c2, c3)
         self.lat4 = conv_bn(c2, c2, k=1)
         self.up4 = conv_bn(c2, c2, k=1)
         self.fuse4 = nn.Sequential(SepBlock(c2, c2), SepBlock(c2, c2))
@@ -124,13 +138,8 @@ class DiceDetector(nn.Module):
         return self
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x2 = self.stem(x)
-        x4 = self.down4(x2)
-        x8 = self.down8(x4)
-        x16 = self.down16(x8)
-        x32 = self.down32(x16)
-        p16 = self.fuse16(self.lat16(x16) + F.interpolate(self.lat16b(x32), scale_factor=2.0, mode="nearest"))
-        p8 = self.fuse8(self.lat8(x8) + F.interpolate(self.up8(p16), scale_factor=2.0, mode="nearest"))
+        x4 = self.down4(self.stem(x))
+        p8 = stride8_features(self, x4)
         p4 = self.fuse4(self.lat4(x4) + F.interpolate(self.up4(p8), scale_factor=2.0, mode="nearest"))
         if self.whole_head is None:
             return self.head(p4)
@@ -154,20 +163,12 @@ class SearchDetector(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         c2, c3 = 32, STRIDE8_CHANNELS
-        c4 = 2 * c3
         # 4x4 cells side by side (no padding): each input pixel seen once.
         self.patch = nn.Sequential(nn.Conv2d(3, c2, 4, 4, 0, bias=False), nn.BatchNorm2d(c2),  # /4
                                    nn.ReLU(inplace=True))
         self.near = SepBlock(c2, c2)
-        self.down8 = nn.Sequential(SepBlock(c2, c3, s=2), SepBlock(c3, c3), SepBlock(c3, c3))  # /8
-        self.down16 = nn.Sequential(SepBlock(c3, c4, s=2), SepBlock(c4, c4), SepBlock(c4, c4))  # /16
-        self.down32 = nn.Sequential(SepBlock(c4, c4, s=2), SepBlock(c4, c4))        # /32
-        self.lat16 = conv_bn(c4, c3, k=1)
-        self.lat16b = conv_bn(c4, c3, k=1)
-        self.fuse16 = SepBlock(c3, c3)
-        self.lat8 = conv_bn(c3, c2, k=1)
-        self.up8 = conv_bn(c3, c2, k=1)
-        self.fuse8 = SepBlock(c2, c2)
+        (self.down8, self.down16, self.down32, self.lat16, self.lat16b, self.fuse16,
+         self.lat8, self.up8, self.fuse8) = coarse_layers(c2, c3)
         self.head = nn.Conv2d(c2, 5, 1)
         assert self.head.bias is not None
         nn.init.constant_(self.head.bias, 0.0)
@@ -175,11 +176,7 @@ class SearchDetector(nn.Module):
             self.head.bias[0] = -4.0
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x8 = self.down8(self.near(self.patch(x)))
-        x16 = self.down16(x8)
-        x32 = self.down32(x16)
-        p16 = self.fuse16(self.lat16(x16) + F.interpolate(self.lat16b(x32), scale_factor=2.0, mode="nearest"))
-        return self.head(self.fuse8(self.lat8(x8) + F.interpolate(self.up8(p16), scale_factor=2.0, mode="nearest")))
+        return self.head(stride8_features(self, self.near(self.patch(x))))
 
 
 #: A search network's own layer, in a state dict (a detector's has none).
