@@ -58,13 +58,19 @@ def _stamp(path: Path, **meta: object) -> None:
     onnx.save(model, str(path))
 
 
-def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
+def _export_maps(model: DiceDetector | SearchDetector, path: Path, stride: int) -> None:
+    """A network that maps a photo (any size) to maps at `stride`, as ONNX (no metadata yet)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, 384, 512)
     with _legacy_exporter():
         torch.onnx.export(model.eval(), (x,), str(path), input_names=["image"], output_names=["maps"],
-                          dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "h4", 3: "w4"}},
+                          dynamic_axes={"image": {2: "height", 3: "width"},
+                                        "maps": {2: f"h{stride}", 3: f"w{stride}"}},
                           opset_version=OPSET, dynamo=False)
+
+
+def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
+    _export_maps(model, path, STRIDE)
     whole = ""
     if model.whole_head is not None:
         whole = (",die_log_left,die_log_top,die_log_right,die_log_bottom" if model.whole_head[-1].out_channels == 4
@@ -76,12 +82,7 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
 def export_search(model: SearchDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
     """The count's search network as ONNX: the detector's maps at `SEARCH_STRIDE`, which
     `vision` reads from the file as it reads the detector's stride."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    x = torch.zeros(1, 3, 384, 512)
-    with _legacy_exporter():
-        torch.onnx.export(model.eval(), (x,), str(path), input_names=["image"], output_names=["maps"],
-                          dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "h8", 3: "w8"}},
-                          opset_version=OPSET, dynamo=False)
+    _export_maps(model, path, SEARCH_STRIDE)
     _stamp(path, input_side=INPUT_SIDE, stride=SEARCH_STRIDE, min_score=min_score,
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
 

@@ -283,8 +283,8 @@ def fit(model: Net, stream: IterableDataset, steps: int, *, batch: int, lr: floa
     """AdamW with a warm-up + cosine schedule over `steps` batches of `stream`, checkpointed every 500.
 
     `device`: where the network learns ("cpu", or "cuda" where one is lent); `workers`:
-    processes drawing samples, each its own random stream (0: this process draws them). The checkpoint is saved for the
-    CPU either way, as export and `--init` read it. `minutes`: the schedule runs on
+    processes drawing samples, each its own random stream (0: this process draws them). The
+    checkpoint is saved for the CPU either way, as export and `--init` read it. `minutes`: the schedule runs on
     whichever ends first, the steps or this much time (a lent machine's lease ends on the
     clock, and its sampling rate is known only once it runs).
     """
@@ -412,10 +412,8 @@ def train_search(steps: int, *, batch: int, lr: float, synth_fraction: float, se
     """The count's search network (`SearchDetector`), its targets at `SEARCH_STRIDE`; `resume`
     a search checkpoint, or a detector's whose stride-8 layers start it (`search_of`). A
     `natural` share of real photos is seen as the search sees them (`SEARCH_SIDE` long)."""
-    torch.manual_seed(seed)
-    model = SearchDetector()
-    if resume is not None:
-        model = search_of(torch.load(resume, map_location="cpu"))
+    torch.manual_seed(seed)  # before the fresh layers are made, from a detector's weights too
+    model = SearchDetector() if resume is None else search_of(torch.load(resume, map_location="cpu"))
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
                              natural=natural, natural_side=SEARCH_SIDE, die_px=SEARCH_DIE_PX,
                              stride=SEARCH_STRIDE, **stream)
@@ -556,7 +554,7 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--steep draws the detector's rendered scenes: use it with 'detector'")
     for flag, share in (("--natural-scale", args.natural_scale), ("--paste-dice", args.paste_dice)):
         if share and args.what not in ("detector", "search"):
-            p.error(f"{flag} draws the detector's real photos: use it with 'detector'")
+            p.error(f"{flag} draws the detector's real photos: use it with 'detector' or 'search'")
         if not 0.0 <= share <= 1.0:
             p.error(f"{flag} is a share of the real photos: from 0 to 1")
     if args.minutes is not None and (args.what != "search" or args.minutes <= 0):
