@@ -159,3 +159,17 @@ def test_the_command_line_refuses_what_the_search_network_has_not(argv, capsys):
     with pytest.raises(SystemExit):
         train.main(argv)
     assert "error" in capsys.readouterr().err
+
+
+def test_a_reader_tune_may_be_bounded_by_minutes_too(monkeypatch):
+    """`--minutes` reaches the reader's schedule (session 53: a tune beside another on 2 cores)."""
+    seen = {}
+
+    def fake_train_reader(steps, **kwargs):
+        seen.update(kwargs, steps=steps)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(train, "train_reader", fake_train_reader)
+    with pytest.raises(SystemExit):
+        train.main(["reader", "--minutes", "40", "--reader-steps", "4000"])
+    assert seen["minutes"] == 40 and seen["steps"] == 4000

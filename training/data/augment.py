@@ -60,6 +60,34 @@ def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = Fals
     return out
 
 
+#: `far_away`'s range of sides a crop is shrunk to, and of blur there (sigma, in those pixels).
+FAR_SIDES = (18, 34)
+FAR_BLUR = (0.3, 0.9)
+
+
+def far_away(crop: np.ndarray, rng: np.random.Generator, *, sides: tuple[int, int] = FAR_SIDES,
+             blur: tuple[float, float] = FAR_BLUR) -> np.ndarray:
+    """`crop` as a far die comes out in a phone photo: few pixels, out of focus, JPEG'd there.
+
+    Real dice of about 20 px read far worse than large dice shrunk to 20 px (0.70-0.74
+    against 0.95), and a blur of sigma 0.8 at that size brings shrunk ones down to 0.81
+    (models/HISTORY.md, session 53): a far die is soft as well as small, and the reader's
+    crops met softness only at their own 48 px. Dice and not-dice get it alike, so that
+    softness itself never says "die".
+    """
+    size = crop.shape[0]
+    small = int(rng.integers(sides[0], sides[1] + 1))
+    out = cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA)
+    out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(*blur)))
+    if rng.random() < 0.5:
+        _, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG that OpenCV itself just wrote
+        out = decoded
+    # Linear, as the reader's own crops enlarge a small die (`vision.face_reader`).
+    return cv2.resize(out, (size, size), interpolation=cv2.INTER_LINEAR)
+
+
 def flip_rot90(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *,
                turns: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Random horizontal flip and quarter turn; pips read the same either way.

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 from dicecam.training.data import caches
-from dicecam.training.data.augment import photometric
+from dicecam.training.data.augment import far_away, photometric
 from dicecam.training.data.detector_targets import detector_sample
 from dicecam.training.data.paste import die_patches, paste_dice
 from dicecam.training.data.photos import Sample
@@ -197,14 +197,20 @@ class ReaderStream(_Stream):
     shown drawn kind by kind (`pick_decoy`), not one of them at random (the shipped reader
     learned them at random; R85 in models/HISTORY.md tried this). `decoy_share`: that share
     of crops drawn from the rendered decoy cache (`training.data.decoy_cache`), kind by kind.
+    `far_share`: that share of all crops, dice and not-dice alike, seen as from far away
+    (`training.data.augment.far_away`: shrunk, softened and JPEG'd at 18-34 px).
     """
 
     SETS = READER_SETS
 
     def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
                  hard_share: float = 0.08, decoys_by_kind: bool = False, decoy_share: float = 0.0,
-                 crop_size: int = READER_SIZE, **stream: Unpack[StreamSetup]) -> None:
+                 far_share: float = 0.0, crop_size: int = READER_SIZE, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
+        if not 0.0 <= far_share <= 1.0:
+            raise ValueError(f"the far-away share must be between 0 and 1, got {far_share}")
+        #: Share of crops seen as from far away (`training.data.augment.far_away`).
+        self.far_share = far_share
         if crop_size < 16:
             raise ValueError(f"the reader's crops must be at least 16 pixels, got {crop_size}")
         #: The crops' side in pixels: the reader's input.
@@ -226,6 +232,13 @@ class ReaderStream(_Stream):
     def __iter__(self):
         rng = _rng(self.seed)
         look = partial(photometric, harsh=self.harsh)
+        far_rng = _rng(self.seed + 7919)  # its own stream: off, every seed trains as before
+
+        def tensor(img: np.ndarray) -> np.ndarray:
+            if self.far_share and far_rng.random() < self.far_share:
+                img = far_away(img, far_rng)
+            return to_tensor_layout(img)
+
         size = self.crop_size
         crop = synth_crop_source(upright=self.upright, fresh=self.fresh_crops, size=size)
         scene = synth_scene_source(upright=self.upright, clutter=self.clutter)
@@ -235,14 +248,14 @@ class ReaderStream(_Stream):
         while True:
             r = rng.random()
             if hard is not None and rng.random() < self.hard_share:
-                yield to_tensor_layout(look(hard(rng), rng)), NOT_A_DIE
+                yield tensor(look(hard(rng), rng)), NOT_A_DIE
                 continue
             if decoy is not None and rng.random() < self.decoy_share:
-                yield to_tensor_layout(look(decoy(rng), rng)), NOT_A_DIE
+                yield tensor(look(decoy(rng), rng)), NOT_A_DIE
                 continue
             if crop is not None and r < self.synth_fraction:
                 img, label = crop(rng)
-                yield to_tensor_layout(look(np.ascontiguousarray(img), rng)), label
+                yield tensor(look(np.ascontiguousarray(img), rng)), label
                 continue
             if scene is not None and r < self.synth_fraction + 0.1:
                 s = scene(rng)  # negatives and crowded neighbours from rendered tables
@@ -255,7 +268,7 @@ class ReaderStream(_Stream):
                                    turn=turn, harsh=self.harsh, decoys=s.decoys,
                                    decoy_kinds=s.decoy_kinds if self.decoys_by_kind else None, size=size)
             for img, label in some_of(pairs, rng):
-                yield to_tensor_layout(img), label
+                yield tensor(img), label
 
 
 def some_of(pairs: list, rng: np.random.Generator, *, about: int = 4) -> list:
@@ -425,8 +438,8 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
                  decoys_by_kind: bool = False, decoy_share: float = 0.0, crop_size: int = READER_SIZE,
-                 grid: int = 1, anchor: Path | None = None, anchor_weight: float = 1.0,
-                 **stream: Unpack[StreamOptions]) -> FaceReader:
+                 grid: int = 1, anchor: Path | None = None, anchor_weight: float = 1.0, far_share: float = 0.0,
+                 minutes: float | None = None, **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast, grid=grid)
     step = _reader_step
@@ -437,9 +450,9 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
         step = partial(_reader_step, anchor=held, anchor_weight=anchor_weight)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
                            fresh_crops=fresh_crops, hard_share=hard_share, decoys_by_kind=decoys_by_kind,
-                           decoy_share=decoy_share, crop_size=crop_size, **stream)
+                           decoy_share=decoy_share, far_share=far_share, crop_size=crop_size, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
-               log_every=100, loss_step=step, device=device, workers=workers)
+               log_every=100, loss_step=step, device=device, workers=workers, minutes=minutes)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -459,7 +472,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="cpu", help="where the network learns: cpu (default) or cuda")
     p.add_argument("--workers", type=int, default=1, help="processes drawing training samples (default 1)")
     p.add_argument("--minutes", type=float, default=None,
-                   help="search: end the schedule after this many minutes if its steps have not ended it "
+                   help="search, reader: end the schedule after this many minutes if its steps have not ended it "
                         "(a lent machine's lease)")
     p.add_argument("--resume", action="store_true", help="start from the checkpoints in --runs")
     p.add_argument("--init", type=Path, default=None, metavar="FILE",
@@ -485,6 +498,9 @@ def parser() -> argparse.ArgumentParser:
                         "tilted dice kept the photo's way up, recorded in the reader file (reader)")
     p.add_argument("--harsh", action="store_true",
                    help="reader: wider colour, blur and JPEG changes (any hue, grey, JPEG down to 20)")
+    p.add_argument("--far", type=float, default=0.0, metavar="SHARE",
+                   help="reader: this share of crops, dice and not-dice alike, seen as from far away: shrunk "
+                        "to 18-34 px, softened and JPEG'd there, enlarged back (default 0)")
     p.add_argument("--decoys-by-kind", action="store_true",
                    help="reader: show each rendered scene's decoys kind by kind (numeral dice as often as eyes)")
     p.add_argument("--decoy-share", type=float, default=0.0, metavar="SHARE",
@@ -536,6 +552,10 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--init starts one network (detector or reader) and replaces --resume")
     if args.harsh and args.what != "reader":
         p.error("--harsh widens the reader's changes: use it with 'reader'")
+    if args.far and args.what != "reader":
+        p.error("--far changes the reader's crops: use it with 'reader'")
+    if not 0.0 <= args.far <= 1.0:
+        p.error("--far is a share: between 0 and 1")
     if args.pale_pips and not (args.what == "reader" and args.fresh_crops):
         p.error("--pale-pips changes rendered reader crops: use it with 'reader --fresh-crops'")
     if args.anchor is not None and args.what != "reader":
@@ -557,8 +577,8 @@ def main(argv: list[str] | None = None) -> None:
             p.error(f"{flag} draws the detector's real photos: use it with 'detector' or 'search'")
         if not 0.0 <= share <= 1.0:
             p.error(f"{flag} is a share of the real photos: from 0 to 1")
-    if args.minutes is not None and (args.what != "search" or args.minutes <= 0):
-        p.error("--minutes bounds the search network's schedule: a positive number, with 'search'")
+    if args.minutes is not None and (args.what not in ("search", "reader") or args.minutes <= 0):
+        p.error("--minutes bounds one network's schedule: a positive number, with 'search' or 'reader'")
     if args.what == "search" and (args.whole_die or args.whole_die_only or args.deep != 1 or args.paste_dice):
         p.error("the search network has no whole-die branch, no --deep and no pasted dice")
     if args.upright and args.what == "all":
@@ -602,7 +622,8 @@ def main(argv: list[str] | None = None) -> None:
                           fresh_crops=args.fresh_crops, hard_share=args.hard_share, device=args.device,
                           workers=args.workers, decoys_by_kind=args.decoys_by_kind,
                           decoy_share=args.decoy_share, crop_size=args.crop_size, grid=args.reader_grid,
-                          anchor=args.anchor, anchor_weight=args.anchor_weight, **stream)
+                          anchor=args.anchor, anchor_weight=args.anchor_weight, far_share=args.far,
+                          minutes=args.minutes, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright, crop_size=args.crop_size)
 
 
