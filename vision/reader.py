@@ -27,7 +27,6 @@ from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
 from dicecam.vision.settings import ReaderSettings
-from dicecam.vision.sizes import typical_side
 from dicecam.vision.whole_die import WholeDieCheck
 
 #: The shipped networks: package data of `dicecam.models` (the repository's `models/`).
@@ -38,9 +37,6 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
-#: A closer look is sized again by the kept dice where they are under this share of the
-#: boxes the first closer look was sized by (`zoom_by_dice`).
-CLOSER_BY_DICE = 0.75
 #: A die added to reach a known count is at most this sure: the page asks the player about it.
 ADDED_AT_MOST = 0.5
 
@@ -148,17 +144,16 @@ class DiceReader:
         return self._with(image, found, self.detector.search(photo, found), photo, readings)
 
     def _with(self, image: np.ndarray, found: Candidates, more: Candidates, photo: Halvings,
-              readings: CropReadings | None = None, *, lone: bool = False) -> Candidates:
+              readings: CropReadings | None = None) -> Candidates:
         """Judged `found` and the boxes `more` a second look found beside them, all read and
-        judged again together: the typical die, and each box's size against it, are the whole
-        throw's. `lone`: `more` came from enlarging a photo where no die was (`lone_sure`)."""
+        judged again together: the typical die, and each box's size against it, are the whole throw's."""
         if not len(more):
             return found
-        lone_ones = np.concatenate([filled(found.lone, "lone"), np.full(len(more), lone)])
+        lone = np.concatenate([filled(found.lone, "lone"), np.zeros(len(more), bool)])
         wholes = None if found.die_boxes is None or more.die_boxes is None else \
             np.concatenate([found.die_boxes, more.die_boxes])
         seen = replace(Candidates.found(np.concatenate([found.boxes, more.boxes]),
-                                        np.concatenate([found.scores, more.scores]), die_boxes=wholes), lone=lone_ones)
+                                        np.concatenate([found.scores, more.scores]), die_boxes=wholes), lone=lone)
         return self._judged(image, photo, seen, readings)
 
     def confidence(self, found: Candidates) -> np.ndarray:
@@ -192,27 +187,7 @@ class DiceReader:
         """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings` added to)."""
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
-        found = self._judged(image, photo, self.detector.find(photo), readings)
-        if self.settings.zoom_by_dice and len(found):
-            found = self._closer_by_dice(image, found, photo, readings)
-        return found
-
-    def _closer_by_dice(self, image: np.ndarray, found: Candidates, photo: Halvings,
-                        readings: CropReadings | None = None) -> Candidates:
-        """Judged `found` and what a closer look sized by the dice it keeps finds beside them,
-        where the first look's closer look was sized by decoys: tokens beside a throw are
-        boxed before the rules drop them, and two 12 px dice beside 30 px tokens were never
-        enlarged enough to be seen. None kept: the photo is looked at as an empty one."""
-        kept = filled(found.kept, "kept")
-        strong = found.scores >= self.detector.min_score
-        if not strong.any():
-            return found  # the detector's own closer look was an empty photo's already
-        dice = found.boxes[kept]
-        sized_by = typical_side(found.boxes[strong], found.scores[strong] >= 0.5)
-        if kept.any() and typical_side(dice) >= CLOSER_BY_DICE * sized_by:
-            return found  # the boxes the closer look was sized by were these dice
-        more = self.detector.look_closer_around(photo, dice, found)
-        return self._with(image, found, more, photo, readings, lone=not kept.any())
+        return self._judged(image, photo, self.detector.find(photo), readings)
 
     def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates,
                 readings: CropReadings | None = None) -> Candidates:
