@@ -50,8 +50,9 @@ def far(image: np.ndarray, factor: float, *, blur: float = 0.0, jpeg: int = 0) -
         out = cv2.GaussianBlur(out, (0, 0), blur)
     if jpeg:
         ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-        assert ok  # OpenCV encodes any 8-bit BGR image
-        out = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        assert ok and decoded is not None  # a JPEG that OpenCV itself just wrote
+        out = decoded
     return out
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers_photos import one_photo_reader_stream
 
 from dicecam.training.data import caches, decoy_cache
 from dicecam.training.data.sources import decoy_source
@@ -86,20 +87,11 @@ torch = pytest.importorskip("torch", reason="training needs the `train` extra")
 
 
 def _stream(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, share: float):
-    import dicecam.training.learn.train as train
-    from dicecam.training.data.photos import Sample
-
     monkeypatch.setattr(caches, "DECOYS", _two_kinds(tmp_path / "decoys.npz"))
-    monkeypatch.setattr(caches, "HARD_NEGATIVES", tmp_path / "none.npz")
     grey = np.full((120, 160, 3), 128, np.uint8)
     grey[40:80, 60:100] = 60  # one dark "die"
-    photo = Sample(grey, np.array([[60, 40, 100, 80]], np.float32), np.array([2]), "table/0")
-    monkeypatch.setattr(train, "real_samples", lambda sets, split="train", *, holdout=0.0: [photo])
-    monkeypatch.setattr(train, "synth_crop_source", lambda **_: None)
-    monkeypatch.setattr(train, "synth_scene_source", lambda **_: None)
     # Crops as cut, so a decoy window stays plain black or white.
-    monkeypatch.setattr(train, "photometric", lambda img, rng, harsh=False: img)
-    return train.ReaderStream(synth_fraction=0.0, seed=5, decoy_share=share)
+    return one_photo_reader_stream(monkeypatch, grey, [60, 40, 100, 80], 2, decoy_share=share)
 
 
 def _first(stream, n: int = 400) -> list[tuple[np.ndarray, int]]:

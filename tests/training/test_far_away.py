@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
+from helpers_photos import one_photo_reader_stream
 
-from dicecam.training.data import caches
 from dicecam.training.data.augment import far_away
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
 
@@ -55,20 +53,10 @@ def test_the_pips_stay_where_they_were() -> None:
     assert grey[14, 14] < grey[14, 24] - 40  # a corner pip against the face between
 
 
-def _stream(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, far: float):
-    import dicecam.training.learn.train as train
-    from dicecam.training.data.photos import Sample
-
-    monkeypatch.setattr(caches, "HARD_NEGATIVES", tmp_path / "none.npz")
+def _stream(monkeypatch: pytest.MonkeyPatch, far: float):
     table = np.full((120, 160, 3), 128, np.uint8)
-    die = _five(40)
-    table[40:80, 60:100] = die
-    photo = Sample(table, np.array([[60, 40, 100, 80]], np.float32), np.array([5]), "table/0")
-    monkeypatch.setattr(train, "real_samples", lambda sets, split="train", *, holdout=0.0: [photo])
-    monkeypatch.setattr(train, "synth_crop_source", lambda **_: None)
-    monkeypatch.setattr(train, "synth_scene_source", lambda **_: None)
-    monkeypatch.setattr(train, "photometric", lambda img, rng, harsh=False: img)
-    return train.ReaderStream(synth_fraction=0.0, seed=5, far_share=far)
+    table[40:80, 60:100] = _five(40)
+    return one_photo_reader_stream(monkeypatch, table, [60, 40, 100, 80], 5, far_share=far)
 
 
 def _first(stream, n: int) -> list[tuple[np.ndarray, int]]:
@@ -80,23 +68,23 @@ def _first(stream, n: int) -> list[tuple[np.ndarray, int]]:
     return out
 
 
-def test_off_the_stream_draws_exactly_as_it_did(monkeypatch, tmp_path) -> None:
+def test_off_the_stream_draws_exactly_as_it_did(monkeypatch) -> None:
     """`--far 0` draws no number from the stream's own random stream: old seeds train as before."""
     import dicecam.training.learn.train as train
 
-    off = _first(_stream(monkeypatch, tmp_path, 0.0), 60)
+    off = _first(_stream(monkeypatch, 0.0), 60)
     plain = _first(train.ReaderStream(synth_fraction=0.0, seed=5), 60)
     assert [label for _, label in off] == [label for _, label in plain]
     for (a, _), (b, _) in zip(off, plain):
         np.testing.assert_array_equal(a, b)
 
 
-def test_at_its_share_dice_and_not_dice_alike_come_out_soft(monkeypatch, tmp_path) -> None:
-    near = _first(_stream(monkeypatch, tmp_path, 0.0), 400)
-    far = _first(_stream(monkeypatch, tmp_path, 0.4), 400)
+def test_at_its_share_dice_and_not_dice_alike_come_out_soft(monkeypatch) -> None:
+    near = _first(_stream(monkeypatch, 0.0), 400)
+    far = _first(_stream(monkeypatch, 0.4), 400)
     # The same draws, in the same order: only the far share's crops changed.
     assert [label for _, label in near] == [label for _, label in far]
-    changed = {NOT_A_DIE: [], 4: []}
+    changed: dict[int, list[bool]] = {NOT_A_DIE: [], 4: []}
     for (a, label), (b, _) in zip(near, far):
         changed[label].append(not np.array_equal(a, b))
     for label, flags in changed.items():
@@ -104,9 +92,9 @@ def test_at_its_share_dice_and_not_dice_alike_come_out_soft(monkeypatch, tmp_pat
 
 
 @pytest.mark.parametrize("share", [-0.1, 1.5])
-def test_a_share_outside_0_to_1_is_refused(monkeypatch, tmp_path, share) -> None:
+def test_a_share_outside_0_to_1_is_refused(monkeypatch, share) -> None:
     with pytest.raises(ValueError, match="far-away share"):
-        _stream(monkeypatch, tmp_path, share)
+        _stream(monkeypatch, share)
 
 
 def test_the_command_line_takes_the_share_for_the_reader_only(capsys) -> None:

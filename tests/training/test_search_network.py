@@ -163,7 +163,7 @@ def test_the_command_line_refuses_what_the_search_network_has_not(argv, capsys):
 
 def test_a_reader_tune_may_be_bounded_by_minutes_too(monkeypatch):
     """`--minutes` reaches the reader's schedule (session 53: a tune beside another on 2 cores)."""
-    seen = {}
+    seen: dict[str, object] = {}
 
     def fake_train_reader(steps, **kwargs):
         seen.update(kwargs, steps=steps)
