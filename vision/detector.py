@@ -121,6 +121,14 @@ class DieDetector:
             return Candidates.empty()
         return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
 
+    def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates) -> Candidates:
+        """Boxes a closer look finds apart from `found`, sized and placed by `dice` (boxes
+        judged dice: no box of them, the whole photo twice as close) as the first look's
+        closer look is by its strong boxes; empty where `dice` need none."""
+        h, w = photo.photo.shape[:2]
+        look = self._zoom_pass(photo, dice, np.ones(len(dice), np.float32), self.input_side / max(h, w))
+        return Candidates.empty() if look is None else self._beside(look, found)
+
     def _beside(self, look: _Look, found: Candidates) -> Candidates:
         """The boxes of a second `look` (merged) apart from `found`, with the whole dice they lie on."""
         boxes, scores = _merge(look.boxes, look.scores)

@@ -27,6 +27,7 @@ from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
 from dicecam.vision.settings import ReaderSettings
+from dicecam.vision.sizes import typical_side
 from dicecam.vision.whole_die import WholeDieCheck
 
 #: The shipped networks: package data of `dicecam.models` (the repository's `models/`).
@@ -37,6 +38,9 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
+#: A closer look is sized again by the kept dice where they are under this share of the
+#: boxes the first closer look was sized by (`zoom_by_dice`).
+CLOSER_BY_DICE = 0.75
 #: A die added to reach a known count is at most this sure: the page asks the player about it.
 ADDED_AT_MOST = 0.5
 
@@ -187,7 +191,27 @@ class DiceReader:
         """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings` added to)."""
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
-        return self._judged(image, photo, self.detector.find(photo), readings)
+        found = self._judged(image, photo, self.detector.find(photo), readings)
+        if self.settings.zoom_by_dice and len(found):
+            found = self._closer_by_dice(image, found, photo, readings)
+        return found
+
+    def _closer_by_dice(self, image: np.ndarray, found: Candidates, photo: Halvings,
+                        readings: CropReadings | None = None) -> Candidates:
+        """Judged `found` and what a closer look sized by the dice it keeps finds beside them,
+        where the first look's closer look was sized by decoys: tokens beside a throw are
+        boxed before the rules drop them, and a throw's 12 px dice beside 30 px tokens were
+        never enlarged enough to be seen."""
+        kept = filled(found.kept, "kept")
+        strong = found.scores >= self.detector.min_score
+        if not kept.any() or not strong.any():
+            # No die to size a look by: an empty photo's look finds specks and the edges of
+            # dice in decoys' places, for 25 ms at 640 px (S275, models/HISTORY.md).
+            return found
+        dice = found.boxes[kept]
+        if typical_side(dice) >= CLOSER_BY_DICE * typical_side(found.boxes[strong], found.scores[strong] >= 0.5):
+            return found  # the boxes the closer look was sized by were these dice
+        return self._with(image, found, self.detector.look_closer_around(photo, dice, found), photo, readings)
 
     def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates,
                 readings: CropReadings | None = None) -> Candidates:

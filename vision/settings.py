@@ -22,7 +22,9 @@ class ReaderSettings:
     part of the photo within `zoom_margin` typical dice of those found (inf: all of it); where the
     first look found nothing at all, the whole photo is looked at twice as close (unless
     `zoom_when_empty` is off) and the dice of that look are kept only when read at
-    `lone_sure` or more (a speck on a cloth, enlarged, looks like a small die).
+    `lone_sure` or more (a speck on a cloth, enlarged, looks like a small die). With
+    `zoom_by_dice`, the closer look is sized again by the boxes the rules keep where those
+    are much smaller than the boxes it was sized by (tokens beside a throw).
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
@@ -77,6 +79,7 @@ class ReaderSettings:
     zoom_max_side: int = 1024
     zoom_margin: float = 4.0
     zoom_when_empty: bool = True
+    zoom_by_dice: bool = True
     lone_sure: float = 0.9
     max_not_a_die: float = 0.2
     reread_below: float = 0.85

@@ -7,6 +7,7 @@ import pytest
 from bench_vision import table_photo  # benchmarks/ is on pytest's pythonpath
 from test_samples import PHOTOS
 
+from dicecam.vision.candidates import filled
 from dicecam.vision.decode import decode_image, load_image
 from dicecam.vision.detections import Dice
 from dicecam.vision.halvings import Halvings
@@ -152,7 +153,9 @@ class CropCounter:
 ])
 def test_the_search_reads_again_only_the_crops_it_adds(width, height, fewer) -> None:
     image, _ = board_throw(width, height)
-    reader = DiceReader()
+    # At 12 MP the look sized by the dice finds both without the search (the next tests):
+    # here the search is what is tested, so it must run.
+    reader = DiceReader(zoom_by_dice=False)
     counter = CropCounter(reader)
     reader.face.classify = counter  # type: ignore[method-assign]
     # Each look on its own: the search's reading starts from nothing.
@@ -192,3 +195,46 @@ def test_a_face_read_twice_with_its_readings_goes_to_the_network_once(reader) ->
     for a, b in ((once, again), (once, plain)):
         assert np.array_equal(a.values, b.values) and np.array_equal(a.held, b.held)
         assert np.array_equal(a.not_a_die, b.not_a_die) and np.array_equal(a.relative, b.relative)
+
+
+def test_a_die_much_smaller_than_the_tokens_gets_a_closer_look_of_its_own(reader) -> None:
+    """At 12 MP the board's closer look is sized by its tokens and finds one die; the look
+    sized by that die (`zoom_by_dice`) finds the other, without the count's search."""
+    image, truth = board_throw(4032, 3024)
+    assert score_photo(truth, DiceReader(zoom_by_dice=False).read(image)).right == 1
+    assert score_photo(truth, reader.read(image)).right == 2
+
+
+def test_told_the_count_the_dice_sized_look_spares_the_search(reader, monkeypatch) -> None:
+    image, truth = board_throw(4032, 3024)
+    searched: list[int] = []
+    original = reader.detector.search
+
+    def search(*args, **kwargs):
+        searched.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(reader.detector, "search", search)
+    assert score_photo(truth, reader.read(image, count=2)).exact
+    assert not searched
+
+
+@pytest.mark.parametrize("scene", ["few", "board-plain"])
+def test_dice_the_size_of_the_boxes_the_look_was_sized_by_get_no_second_closer_look(reader, monkeypatch, scene):
+    from bench_vision import scene_photo
+
+    looks: list[int] = []
+    monkeypatch.setattr(reader.detector, "look_closer_around", lambda *a, **k: looks.append(1))
+    for width, height in ((640, 480), (4032, 3024)):
+        assert len(reader.read(decode_image(scene_photo(scene, width, height))))
+    assert not looks
+
+
+def test_a_photo_whose_boxes_the_rules_all_drop_gets_no_dice_sized_look(reader, monkeypatch) -> None:
+    """The board at 640 px: every box is a token. An empty photo's look there found the edge
+    of a painted-out die, sure, and cost 25 ms (S275): none is made."""
+    image, _ = board_throw(640, 480)
+    looks: list[int] = []
+    monkeypatch.setattr(reader.detector, "look_closer_around", lambda *a, **k: looks.append(1))
+    assert not filled(reader.candidates(image).kept, "kept").any()
+    assert not looks
