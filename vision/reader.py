@@ -108,6 +108,9 @@ class DiceReader:
         found = self._candidates(image, photo, readings)
         missing = count > filled(found.kept, "kept").sum()
         if search and self.settings.search_missing:
+            if missing and self.settings.count_look_by_dice:
+                found = self._closer_by_dice(image, found, photo, readings, short=True)
+                missing = count > filled(found.kept, "kept").sum()
             if missing:
                 found = self._search(image, found, photo, readings)
         elif self.settings.frame_look_max_side and missing:  # a live frame's cheaper second look
@@ -197,11 +200,12 @@ class DiceReader:
         return found
 
     def _closer_by_dice(self, image: np.ndarray, found: Candidates, photo: Halvings,
-                        readings: CropReadings | None = None) -> Candidates:
+                        readings: CropReadings | None = None, *, short: bool = False) -> Candidates:
         """Judged `found` and what a closer look sized by the dice it keeps finds beside them,
         where the first look's closer look was sized by decoys: tokens beside a throw are
         boxed before the rules drop them, and a throw's 12 px dice beside 30 px tokens were
-        never enlarged enough to be seen."""
+        never enlarged enough to be seen. `short`: the throw's count is not met, and the
+        look is made where the first one was sized by these dice too (`count_look_by_dice`)."""
         kept = filled(found.kept, "kept")
         strong = found.scores >= self.detector.min_score
         if not kept.any() or not strong.any():
@@ -209,8 +213,12 @@ class DiceReader:
             # dice in decoys' places, for 25 ms at 640 px (S275, models/HISTORY.md).
             return found
         dice = found.boxes[kept]
-        if typical_side(dice) >= CLOSER_BY_DICE * typical_side(found.boxes[strong], found.scores[strong] >= 0.5):
-            return found  # the boxes the closer look was sized by were these dice
+        beside_decoys = typical_side(dice) < CLOSER_BY_DICE * typical_side(
+            found.boxes[strong], found.scores[strong] >= 0.5)
+        # Without a count, only dice beside bigger decoys get the look; short of a count, the
+        # others do (those beside decoys had theirs with the first look).
+        if beside_decoys == short:
+            return found
         return self._with(image, found, self.detector.look_closer_around(photo, dice, found), photo, readings)
 
     def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates,

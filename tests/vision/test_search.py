@@ -67,7 +67,9 @@ class Spy:
 
 @pytest.mark.parametrize(("count", "searched"), [(None, 0), (0, 0), (1, 0), (2, 1), (6, 1)])
 def test_the_photo_is_searched_only_when_a_known_count_lacks_dice(count, searched) -> None:
-    reader = DiceReader()
+    # The search itself: the count's look around the kept die first would find the other
+    # (test_told_the_count_the_dice_sized_look_spares_the_search).
+    reader = DiceReader(count_look_by_dice=False)
     spy = Spy(reader)
     reader._search = spy  # type: ignore[method-assign]
     image, truth = board_throw(1920, 1080)  # the rules keep one die of its two, the 4
@@ -153,9 +155,9 @@ class CropCounter:
 ])
 def test_the_search_reads_again_only_the_crops_it_adds(width, height, fewer) -> None:
     image, _ = board_throw(width, height)
-    # At 12 MP the look sized by the dice finds both without the search (the next tests):
-    # here the search is what is tested, so it must run.
-    reader = DiceReader(zoom_by_dice=False)
+    # At 1080p and 12 MP the looks sized by the dice find both without the search (the
+    # tests below): here the search is what is tested, so it must run.
+    reader = DiceReader(zoom_by_dice=False, count_look_by_dice=False)
     counter = CropCounter(reader)
     reader.face.classify = counter  # type: ignore[method-assign]
     # Each look on its own: the search's reading starts from nothing.
@@ -205,8 +207,12 @@ def test_a_die_much_smaller_than_the_tokens_gets_a_closer_look_of_its_own(reader
     assert score_photo(truth, reader.read(image)).right == 2
 
 
-def test_told_the_count_the_dice_sized_look_spares_the_search(reader, monkeypatch) -> None:
-    image, truth = board_throw(4032, 3024)
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (4032, 3024)])
+def test_told_the_count_the_dice_sized_look_spares_the_search(reader, monkeypatch, width, height) -> None:
+    """At 12 MP the look sized by the kept die comes with the first look (`zoom_by_dice`);
+    at 1080p, where the tokens' digits are boxed at a die's size, it comes because the count
+    is short (`count_look_by_dice`): either way the 1,280 px search is not needed."""
+    image, truth = board_throw(width, height)
     searched: list[int] = []
     original = reader.detector.search
 
@@ -238,3 +244,33 @@ def test_a_photo_whose_boxes_the_rules_all_drop_gets_no_dice_sized_look(reader, 
     monkeypatch.setattr(reader.detector, "look_closer_around", lambda *a, **k: looks.append(1))
     assert not filled(reader.candidates(image).kept, "kept").any()
     assert not looks
+
+
+def test_without_the_count_s_own_look_a_short_count_is_searched(monkeypatch) -> None:
+    reader = DiceReader(count_look_by_dice=False)
+    image, truth = board_throw(1920, 1080)
+    searched: list[int] = []
+    original = reader.detector.search
+
+    def search(*args, **kwargs):
+        searched.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(reader.detector, "search", search)
+    assert score_photo(truth, reader.read(image, count=2)).exact
+    assert searched == [1]
+
+
+def test_a_live_frame_short_of_its_count_gets_no_dice_sized_look_of_the_count(reader, monkeypatch) -> None:
+    """Frames are never searched; their own cheaper look (`frame_look_max_side`) stays theirs."""
+    image, _ = board_throw(1920, 1080)
+    looks: list[bool] = []
+    original = reader._closer_by_dice
+
+    def closer(*args, **kwargs):
+        looks.append(kwargs.get("short", False))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "_closer_by_dice", closer)
+    reader.read(image, count=2, search=False)
+    assert looks == [False]  # only the first look's own, never the count's
