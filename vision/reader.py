@@ -151,17 +151,16 @@ class DiceReader:
         return self._with(image, found, self.detector.search(photo, found), photo, readings)
 
     def _with(self, image: np.ndarray, found: Candidates, more: Candidates, photo: Halvings,
-              readings: CropReadings | None = None, *, lone: bool = False) -> Candidates:
+              readings: CropReadings | None = None) -> Candidates:
         """Judged `found` and the boxes `more` a second look found beside them, all read and
-        judged again together: the typical die, and each box's size against it, are the whole
-        throw's. `lone`: `more` came from enlarging a photo where no die was (`lone_sure`)."""
+        judged again together: the typical die, and each box's size against it, are the whole throw's."""
         if not len(more):
             return found
-        lone_ones = np.concatenate([filled(found.lone, "lone"), np.full(len(more), lone)])
+        lone = np.concatenate([filled(found.lone, "lone"), np.zeros(len(more), bool)])
         wholes = None if found.die_boxes is None or more.die_boxes is None else \
             np.concatenate([found.die_boxes, more.die_boxes])
         seen = replace(Candidates.found(np.concatenate([found.boxes, more.boxes]),
-                                        np.concatenate([found.scores, more.scores]), die_boxes=wholes), lone=lone_ones)
+                                        np.concatenate([found.scores, more.scores]), die_boxes=wholes), lone=lone)
         return self._judged(image, photo, seen, readings)
 
     def confidence(self, found: Candidates) -> np.ndarray:
@@ -209,11 +208,6 @@ class DiceReader:
         look is made where the first one was sized by these dice too (`count_look_by_dice`)."""
         kept = filled(found.kept, "kept")
         strong = found.scores >= self.detector.min_score
-        if short and not kept.any() and strong.any() and self.settings.count_look_when_none:
-            # Every box a decoy and the count short: an empty photo's look (twice as close,
-            # what only it finds kept when read plainly) before the search over the same.
-            more = self.detector.look_closer_around(photo, found.boxes[:0], found)
-            return self._with(image, found, more, photo, readings, lone=True)
         if not kept.any() or not strong.any():
             # No die to size a look by: an empty photo's look finds specks and the edges of
             # dice in decoys' places, for 25 ms at 640 px (S275, models/HISTORY.md).

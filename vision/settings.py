@@ -26,8 +26,7 @@ class ReaderSettings:
     `zoom_by_dice`, the closer look is sized again by the boxes the rules keep where those
     are much smaller than the boxes it was sized by (tokens beside a throw). With
     `count_look_by_dice`, a throw whose count the rules do not fill gets that look around
-    its kept dice (where they are small for the detector) before the whole photo is searched;
-    with `count_look_when_none` too, one where it keeps none gets an empty photo's look first.
+    its kept dice (where they are small for the detector) before the whole photo is searched.
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
@@ -84,7 +83,6 @@ class ReaderSettings:
     zoom_when_empty: bool = True
     zoom_by_dice: bool = True
     count_look_by_dice: bool = True
-    count_look_when_none: bool = False
     lone_sure: float = 0.9
     max_not_a_die: float = 0.2
     reread_below: float = 0.85
