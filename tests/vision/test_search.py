@@ -207,22 +207,19 @@ def test_a_die_much_smaller_than_the_tokens_gets_a_closer_look_of_its_own(reader
     assert score_photo(truth, reader.read(image)).right == 2
 
 
-@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (4032, 3024)])
-def test_told_the_count_the_dice_sized_look_spares_the_search(reader, monkeypatch, width, height) -> None:
+@pytest.mark.parametrize(("width", "height", "count_look", "searches"), [
+    (1920, 1080, True, 0), (4032, 3024, True, 0), (1920, 1080, False, 1)])
+def test_told_the_count_the_dice_sized_look_spares_the_search(width, height, count_look, searches) -> None:
     """At 12 MP the look sized by the kept die comes with the first look (`zoom_by_dice`);
     at 1080p, where the tokens' digits are boxed at a die's size, it comes because the count
-    is short (`count_look_by_dice`): either way the 1,280 px search is not needed."""
+    is short (`count_look_by_dice`; without it the photo is searched): either way the
+    1,280 px search is not needed."""
+    reader = DiceReader(count_look_by_dice=count_look)
+    spy = Spy(reader)
+    reader._search = spy  # type: ignore[method-assign]
     image, truth = board_throw(width, height)
-    searched: list[int] = []
-    original = reader.detector.search
-
-    def search(*args, **kwargs):
-        searched.append(1)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(reader.detector, "search", search)
     assert score_photo(truth, reader.read(image, count=2)).exact
-    assert not searched
+    assert spy.calls == searches
 
 
 @pytest.mark.parametrize("scene", ["few", "board-plain"])
@@ -244,21 +241,6 @@ def test_a_photo_whose_boxes_the_rules_all_drop_gets_no_dice_sized_look(reader, 
     monkeypatch.setattr(reader.detector, "look_closer_around", lambda *a, **k: looks.append(1))
     assert not filled(reader.candidates(image).kept, "kept").any()
     assert not looks
-
-
-def test_without_the_count_s_own_look_a_short_count_is_searched(monkeypatch) -> None:
-    reader = DiceReader(count_look_by_dice=False)
-    image, truth = board_throw(1920, 1080)
-    searched: list[int] = []
-    original = reader.detector.search
-
-    def search(*args, **kwargs):
-        searched.append(1)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(reader.detector, "search", search)
-    assert score_photo(truth, reader.read(image, count=2)).exact
-    assert searched == [1]
 
 
 def test_a_live_frame_short_of_its_count_gets_no_dice_sized_look_of_the_count(reader, monkeypatch) -> None:
