@@ -215,9 +215,9 @@ class DiceReader:
         dice = found.boxes[kept]
         beside_decoys = typical_side(dice) < CLOSER_BY_DICE * typical_side(
             found.boxes[strong], found.scores[strong] >= 0.5)
-        # Without a count, only dice beside bigger decoys get the look; short of a count, the
-        # others do (those beside decoys had theirs with the first look).
-        if beside_decoys == short:
+        # Without a count, only dice beside bigger decoys get the look; short of a count, any
+        # dice do, unless they had it with the first look already.
+        if not (short or beside_decoys) or (short and beside_decoys and self.settings.zoom_by_dice):
             return found
         return self._with(image, found, self.detector.look_closer_around(photo, dice, found), photo, readings)
 

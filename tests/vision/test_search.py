@@ -256,3 +256,14 @@ def test_a_live_frame_short_of_its_count_gets_no_dice_sized_look_of_the_count(re
     monkeypatch.setattr(reader, "_closer_by_dice", closer)
     reader.read(image, count=2, search=False)
     assert looks == [False]  # only the first look's own, never the count's
+
+
+def test_short_of_its_count_a_die_beside_decoys_gets_its_look_even_with_zoom_by_dice_off() -> None:
+    """The count's look does not lean on the first look's: with `zoom_by_dice` off, the 12 MP
+    board's kept die still gets a look sized by it before any search."""
+    reader = DiceReader(zoom_by_dice=False)
+    spy = Spy(reader)
+    reader._search = spy  # type: ignore[method-assign]
+    image, truth = board_throw(4032, 3024)
+    assert score_photo(truth, reader.read(image, count=2)).exact
+    assert spy.calls == 0
