@@ -29,6 +29,7 @@ from dicecam.vision.dataset import LabelledPhoto, read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import Score, score_photo
+from dicecam.vision.photo_changes import recode_jpeg
 from dicecam.vision.reader import DiceReader
 
 #: A throw at the table shows at most six dice; heaps of dice are not throws.
@@ -48,12 +49,7 @@ def far(image: np.ndarray, factor: float, *, blur: float = 0.0, jpeg: int = 0) -
     out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     if blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), blur)
-    if jpeg:
-        ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-        assert ok and decoded is not None  # a JPEG that OpenCV itself just wrote
-        out = decoded
-    return out
+    return recode_jpeg(out, jpeg) if jpeg else out
 
 
 def large_throws(photos: list[LabelledPhoto], min_side: float) -> Iterator[tuple[LabelledPhoto, float]]:

@@ -167,13 +167,16 @@ def _gamma(g: float) -> Callable[[np.ndarray], np.ndarray]:
     return lambda image: cv2.LUT(image, lut)
 
 
+def recode_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """`image` stored as a JPEG of `quality` and read back, as a phone or an upload stores it."""
+    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    assert decoded is not None  # a JPEG that OpenCV itself just wrote
+    return decoded
+
+
 def _jpeg(quality: int) -> Callable[[np.ndarray], np.ndarray]:
-    def recode(image: np.ndarray) -> np.ndarray:
-        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        assert decoded is not None  # a JPEG that OpenCV itself just wrote
-        return decoded
-    return recode
+    return lambda image: recode_jpeg(image, quality)
 
 
 def _quarter_turn(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

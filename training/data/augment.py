@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from dicecam.vision.photo_changes import turn_hue
+from dicecam.vision.photo_changes import recode_jpeg, turn_hue
 
 
 def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = False) -> np.ndarray:
@@ -52,11 +52,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, *, harsh: bool = Fals
         noise = rng.normal(0, rng.uniform(2, 10), out.shape).astype(np.float32)
         out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     if rng.random() < (0.5 if harsh else 0.4):
-        q = int(rng.integers(20 if harsh else 30, 95))
-        _, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
-        assert decoded is not None  # a JPEG that OpenCV itself just wrote
-        out = decoded
+        out = recode_jpeg(out, int(rng.integers(20 if harsh else 30, 95)))
     return out
 
 
@@ -80,10 +76,7 @@ def far_away(crop: np.ndarray, rng: np.random.Generator, *, sides: tuple[int, in
     out = cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA)
     out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(*blur)))
     if rng.random() < 0.5:
-        _, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
-        assert decoded is not None  # a JPEG that OpenCV itself just wrote
-        out = decoded
+        out = recode_jpeg(out, int(rng.integers(40, 95)))
     # Linear, as the reader's own crops enlarge a small die (`vision.face_reader`).
     return cv2.resize(out, (size, size), interpolation=cv2.INTER_LINEAR)
 
