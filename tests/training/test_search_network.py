@@ -19,6 +19,7 @@ from torch.utils.data import IterableDataset  # noqa: E402
 import dicecam.training.learn.train as train  # noqa: E402
 from dicecam.training.data.detector_targets import centernet_targets, detector_sample  # noqa: E402
 from dicecam.training.learn.export import export_search  # noqa: E402
+from dicecam.training.learn.export import main as export_main  # noqa: E402
 from dicecam.training.learn.nets import (  # noqa: E402
     SEARCH_PROBE,
     DiceDetector,
@@ -108,7 +109,21 @@ def test_the_search_network_s_file_carries_its_stride_and_threshold(models_with_
     assert (searcher.stride, searcher.min_score, searcher.input_side) == (SEARCH_STRIDE, 0.25, 512)
     assert reader.detector.stride == STRIDE
     assert DiceReader(models_with_search, search_network=False).detector.searcher is None
-    assert DiceReader().detector.searcher is None  # the shipped folder has no search network
+    shipped = DiceReader().detector.searcher  # S279: the shipped folder searches with its own (S272)
+    assert shipped is not None and (shipped.stride, shipped.min_score) == (SEARCH_STRIDE, 0.25)
+
+
+def test_the_export_command_writes_a_run_s_search_network_with_its_threshold(tmp_path):
+    torch.manual_seed(0)
+    torch.save(trained_looking(SearchDetector(), seed=3).state_dict(), tmp_path / "search.pt")
+    export_main([str(tmp_path), str(tmp_path / "out"), "--search-min-score", "0.25"])
+    folder = tmp_path / "out"
+    assert [f.name for f in folder.iterdir()] == [SEARCH_FILE]  # a run with only a search network
+    for f in DEFAULT_MODELS.iterdir():
+        if f.suffix in (".onnx", ".json") and f.name != SEARCH_FILE:
+            shutil.copy(f, folder / f.name)
+    searcher = DiceReader(folder).detector.searcher
+    assert searcher is not None and (searcher.stride, searcher.min_score) == (SEARCH_STRIDE, 0.25)
 
 
 def test_the_count_s_search_is_the_search_network_s_look(models_with_search, monkeypatch):

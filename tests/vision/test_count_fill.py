@@ -74,14 +74,17 @@ def fill_throws(reader, shared_datasets) -> tuple[int, int]:
 
 
 @pytest.mark.datasets("roboflow_dice")
-def test_on_game_tables_the_checked_fill_reads_more_throws_exactly(fill_throws):
+def test_on_game_tables_the_checked_fill_reads_no_throw_less(fill_throws):
+    # With the detector's search it read one throw more (19 -> 20); with the search network
+    # (S279) the plain fill reads that throw too: 20 and 20.
     before, after = fill_throws
-    assert after > before
+    assert after >= before >= 20
 
 
 @pytest.mark.datasets("roboflow_dice")
 @pytest.mark.xfail(strict=True, reason="the X207 reader (session 40): the checked fill reads 20 throws "
-                   "exactly where the plain fill reads 19; with R71 it was two more (S123)")
+                   "exactly where the plain fill read 19, and since the search network (S279) 20 as well; "
+                   "with R71 it was two more (S123)")
 def test_on_game_tables_the_checked_fill_reads_two_more_throws_exactly(fill_throws):
     before, after = fill_throws
     assert after >= before + 2

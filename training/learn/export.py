@@ -19,6 +19,7 @@ from dicecam.training.learn.nets import (
     SearchDetector,
     detector_of,
     reader_of,
+    search_of,
 )
 from dicecam.training.shapes import INPUT_SIDE, SEARCH_STRIDE
 
@@ -103,18 +104,24 @@ def export_reader(model: FaceReader, path: Path, *, upright: bool = False, crop_
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Export checkpoints from a training run: `python -m dicecam.training.learn.export runs/ models/`."""
+    """Export checkpoints from a training run: `python -m dicecam.training.learn.export runs/ models/`
+    (detector.pt, reader.pt and search.pt, those of them the folder holds)."""
     import argparse
 
     p = argparse.ArgumentParser(description=main.__doc__)
     p.add_argument("runs", type=Path, nargs="?", default=Path("runs"))
     p.add_argument("out", type=Path, nargs="?", default=Path("models"))
     p.add_argument("--upright", action="store_true", help="the reader was trained with --upright")
+    p.add_argument("--search-min-score", type=float, default=MIN_SCORE,
+                   help="the search network's peak threshold, chosen on train photos (shipped: 0.25, S272)")
     args = p.parse_args(argv)
     if (args.runs / "detector.pt").is_file():
         export_detector(detector_of(torch.load(args.runs / "detector.pt")), args.out / "detector.onnx")
     if (args.runs / "reader.pt").is_file():
         export_reader(reader_of(torch.load(args.runs / "reader.pt")), args.out / "reader.onnx", upright=args.upright)
+    if (args.runs / "search.pt").is_file():
+        export_search(search_of(torch.load(args.runs / "search.pt")), args.out / "search.onnx",
+                      min_score=args.search_min_score)
 
 
 if __name__ == "__main__":
