@@ -35,8 +35,7 @@ class Candidates:
     the detector's first look found nothing. `whole` is the whole-die check's
     probability that the box is a die (NaN where it did not look: boxes already dropped).
     `die_boxes` (N, 4), where the detector boxes whole dice, is the whole die (top and
-    side faces) each box lies on, a NaN row where it lies on none. `most_sure` caps each
-    row's confidence (None: nothing does): a die only a second look found, not vouched for.
+    side faces) each box lies on, a NaN row where it lies on none.
     """
 
     boxes: np.ndarray
@@ -50,7 +49,6 @@ class Candidates:
     lone: np.ndarray | None = None
     whole: np.ndarray | None = None
     die_boxes: np.ndarray | None = None
-    most_sure: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.scores)
@@ -106,8 +104,6 @@ class Candidates:
             # made sure for every 6-28 right ones).
             peak = np.where(np.nan_to_num(self.whole, nan=0.0) >= whole_lifts_peak, 1.0, peak)
         conf = (held * peak).astype(np.float32)
-        if self.most_sure is not None:
-            conf = np.minimum(conf, self.most_sure)
         if fit is None or not len(conf):
             return conf
         return np.minimum(conf, fit.probability(held, self.scores, filled(self.relative, "relative"), self.not_a_die))

@@ -41,8 +41,6 @@ SEARCH_FILE = "search.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
-#: The most dice a throw at the table shows: more kept dice are a heap, not searched without a count.
-MAX_THROW = 6
 #: A die added to reach a known count is at most this sure: the page asks the player about it.
 ADDED_AT_MOST = 0.5
 
@@ -90,28 +88,8 @@ class DiceReader:
         camera's frames), and then the best other boxes are added, marked unsure, so the
         player is asked about them.
         """
-        found = self.uncounted(image, search=search) if count is None else self.counted(image, count, search=search)
+        found = self.candidates(image) if count is None else self.counted(image, count, search=search)
         return self.select(found, count=count)
-
-    def uncounted(self, image: np.ndarray, *, search: bool = True) -> Candidates:
-        """The judged candidates of a BGR photo that `read(image)` reports the kept ones of:
-        with `search_uncounted`, where the rules keep one to six dice (a throw) the whole
-        photo is searched as for a count the rules leave short; a die the first look
-        misses beside one it keeps is a throw's usual miss."""
-        if not (search and self.settings.search_missing and self.settings.search_uncounted):
-            return self.candidates(image)
-        image = _as_bgr(image)
-        photo, readings = Halvings(image), CropReadings()
-        found = self._candidates(image, photo, readings)
-        if not 1 <= filled(found.kept, "kept").sum() <= MAX_THROW:
-            return found
-        searched = self._search(image, found, photo, readings)
-        # The search's own dice (rows after the first look's) are sure only where the check
-        # vouches for them: nothing tells the rules a die is missing (S281).
-        added = np.arange(len(searched)) >= len(found)
-        whole = np.zeros(len(searched)) if searched.whole is None else np.nan_to_num(searched.whole, nan=0.0)
-        doubtful = added & (whole < self.settings.uncounted_sure_whole)
-        return replace(searched, most_sure=np.where(doubtful, ADDED_AT_MOST, 1.0).astype(np.float32))
 
     def read_counted(self, image: np.ndarray, count: int, *, search: bool = True) -> CountedDice:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count

@@ -47,9 +47,7 @@ class ReaderSettings:
     `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
     likeliest are chosen; with `search_network`, that look is the models folder's search
     network's (`search.onnx`, stride 8: about half the detector's cost there) where it has
-    one. With `search_uncounted`, a photo read without a count whose rules keep one to six
-    dice (a throw, not a heap) gets that search too; the dice only it finds are sure only
-    where the whole-die check gives them `uncounted_sure_whole` or more. Read without that search (live frames, `read(..., search=False)`), with
+    one. Read without that search (live frames, `read(..., search=False)`), with
     `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
     the typical die is `zoom_target` detector pixels (twice the first look where none was
     found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest
@@ -102,8 +100,6 @@ class ReaderSettings:
     search_max_side: int = 1280
     search_weak_score: float | None = None
     search_network: bool = True
-    search_uncounted: bool = False
-    uncounted_sure_whole: float = 0.5
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
     min_whole_die: float = 0.3
