@@ -50,7 +50,7 @@ class DieDetector:
         Weak peaks (from `weak_score` up to `min_score`) are added last, where no stronger box is.
         """
         image = photo.photo
-        scale = self.first_scale(image.shape)
+        scale = self.input_side / max(image.shape[:2])
         source, own = photo.for_scale(scale, keep=2.0)
         small = shrink(source, scale / own)
         passes = [self._detect_at(small, scale, image.shape, min_score=self.weak_score)]
@@ -76,16 +76,6 @@ class DieDetector:
         boxes = np.concatenate([boxes, weak[0][apart]])
         return Candidates.found(boxes, np.concatenate([scores, weak[1][apart]]), lone=lone and zoomed is not None,
                                 die_boxes=self._whole_dice(boxes, passes))
-
-    def first_scale(self, shape: tuple[int, ...]) -> float:
-        """The first look's scale for a photo of `shape`: its long side to the detector's
-        input side, or with `first_look_side` to the photo's own size up to that many
-        pixels (a small photo's small dice keep their pixels)."""
-        long = max(shape[:2])
-        side = self.input_side
-        if self.settings.first_look_side is not None:
-            side = max(side, min(long, self.settings.first_look_side))
-        return side / long
 
     def _found_small(self, first: _Look, scale: float) -> bool:
         """Whether the first pass found dice (strong boxes) whose typical side is under
@@ -123,7 +113,7 @@ class DieDetector:
         typical die found is `zoom_target` detector pixels (twice the first look where none
         is), at most `max_side` pixels a side; empty where that is no closer than the first look."""
         h, w = photo.photo.shape[:2]
-        scale = self.first_scale(photo.photo.shape)
+        scale = self.input_side / max(h, w)
         strong = found.scores >= self.min_score
         typical = typical_side(found.boxes[strong], found.scores[strong] >= 0.5) * scale if strong.any() else None
         zscale = self._zoom_scale(typical, scale, max(h, w), max_side)
@@ -136,7 +126,7 @@ class DieDetector:
         judged dice: no box of them, the whole photo twice as close) as the first look's
         closer look is by its strong boxes; empty where `dice` need none."""
         h, w = photo.photo.shape[:2]
-        look = self._zoom_pass(photo, dice, np.ones(len(dice), np.float32), self.first_scale(photo.photo.shape))
+        look = self._zoom_pass(photo, dice, np.ones(len(dice), np.float32), self.input_side / max(h, w))
         return Candidates.empty() if look is None else self._beside(look, found)
 
     def _beside(self, look: _Look, found: Candidates) -> Candidates:
