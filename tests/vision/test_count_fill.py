@@ -57,28 +57,32 @@ def test_without_the_setting_a_counted_read_ranks_as_before(reader, board):
 
 
 @pytest.fixture(scope="module")
-def fill_throws(reader, shared_datasets) -> tuple[int, int]:
-    """Roboflow dev's counted throws read exactly with the count's fill, without and with
-    the whole-die check's word on the likeliest dropped boxes (photos the fill is needed on)."""
-    before = after = 0
+def fill_throws(reader, shared_datasets) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Roboflow dev's counted throws read exactly, and their dice read right, with the
+    count's fill without and with the whole-die check's word on the likeliest dropped
+    boxes (photos the fill is needed on): ((exact before, after), (right before, after))."""
+    exact, right = [0, 0], [0, 0]
     for labelled in read_dataset(shared_datasets / "roboflow_dice", split="dev"):
         photo, count = load_image(labelled.path), len(labelled.dice)
         found = reader.candidates(photo)
         if not len(found) or count <= filled(found.kept, "kept").sum():
             continue  # the fill is not needed: both read alike
         found = reader.search(photo, found)
-        before += score_photo(labelled.dice, reader.select(found, count=count)).exact
-        after += score_photo(labelled.dice, reader.select(reader.look_at_likeliest(photo, found, count),
-                                                          count=count)).exact
-    return before, after
+        for i, seen in enumerate((found, reader.look_at_likeliest(photo, found, count))):
+            score = score_photo(labelled.dice, reader.select(seen, count=count))
+            exact[i] += score.exact
+            right[i] += score.right
+    return (exact[0], exact[1]), (right[0], right[1])
 
 
 @pytest.mark.datasets("roboflow_dice")
-def test_on_game_tables_the_checked_fill_reads_no_throw_less(fill_throws):
+def test_on_game_tables_the_checked_fill_reads_more_dice_right(fill_throws):
     # With the detector's search it read one throw more (19 -> 20); with the search network
-    # (S279) the plain fill reads that throw too: 20 and 20.
-    before, after = fill_throws
-    assert after >= before >= 20
+    # (S279) the plain fill reads that throw too (20 and 20), and the check still puts a
+    # right die where the plain fill took a wrong box (on roboflow train: 649 -> 666 throws).
+    (exact_before, exact_after), (right_before, right_after) = fill_throws
+    assert exact_after >= exact_before
+    assert right_after > right_before
 
 
 @pytest.mark.datasets("roboflow_dice")
@@ -86,7 +90,7 @@ def test_on_game_tables_the_checked_fill_reads_no_throw_less(fill_throws):
                    "exactly where the plain fill read 19, and since the search network (S279) 20 as well; "
                    "with R71 it was two more (S123)")
 def test_on_game_tables_the_checked_fill_reads_two_more_throws_exactly(fill_throws):
-    before, after = fill_throws
+    (before, after), _ = fill_throws
     assert after >= before + 2
 
 
