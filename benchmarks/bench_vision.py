@@ -1,6 +1,6 @@
 """Time decoding and recognition of phone-sized photos, and their peak memory.
 
-    python benchmarks/bench_vision.py [--repeats 20] [--models DIR] [--option NAME=VALUE ...] [--dice] [--json]
+    python benchmarks/bench_vision.py [--repeats 20] [--models DIR] [--option NAME=VALUE ...] [--dice] [--more N] [--json]
 
 Each size runs in a fresh subprocess so that its peak memory (the kernel's resident
 high-water mark: OpenCV and onnxruntime allocate outside Python, where tracemalloc
@@ -17,7 +17,9 @@ dice lie at the same size and place with no clutter. `board` over `board-plain` 
 size is the clutter's cost (the issue's bound: at most twice); `board` over `few` adds what
 small dice cost anywhere (a closer look). `--dice` tells the reader how
 many dice each photo shows, as a photo throw at the table does (`DICE`): where its rules
-keep fewer, the reader looks at the photo once more (`DiceReader.search`).
+keep fewer, the reader looks at the photo once more (`DiceReader.search`). `--more N` tells
+each photo N dice more than it shows, a count it cannot fill (a die off the frame or under
+the cup): every look runs, the worst case of a photo throw.
 """
 
 from __future__ import annotations
@@ -52,6 +54,14 @@ TWINS = {"board-plain": "board"}
 #: How many dice each scene's photo shows (busy: 21 labelled and a dark red one nobody
 #: labelled, benchmarks/label_faults.jsonl).
 DICE = {"busy": 22, "few": 5, "board": 2, "board-plain": 2}
+
+
+def told_count(scene: str, *, dice: bool, more: int = 0) -> int | None:
+    """The count `scene`'s photos are read with: none, or the dice it shows (`dice`) and
+    `more` besides (more than none implies telling one)."""
+    if more < 0:
+        raise ValueError(f"--more takes a count of dice to add, not {more}")
+    return DICE[scene] + more if dice or more else None
 
 
 def plain_twin(source: Path, *, margin: float = 1.25):
@@ -175,9 +185,13 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object per size instead of a table")
     parser.add_argument("--dice", action="store_true",
                         help="tell the reader how many dice each photo shows, as a photo throw does")
+    parser.add_argument("--more", type=int, default=0, metavar="N",
+                        help="tell each photo N dice more than it shows (a count it cannot fill: the worst case)")
     parser.add_argument("--worker", type=Path, metavar="JPEG", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.more < 0:
+        parser.error(f"--more takes a count of dice to add, not {args.more}")
     if args.worker:
         print(json.dumps(worker(args.worker, args.repeats, args.models, reader_options(args.option), args.count)))
         return 0
@@ -190,7 +204,7 @@ def main() -> int:
                 photos.append((scene, Path(tmp) / f"{scene}_{width}x{height}.jpg"))
                 photos[-1][1].write_bytes(scene_photo(scene, width, height))
         for scene, photo in photos:
-            row = _run_worker(photo, args, DICE[scene] if args.dice else None)
+            row = _run_worker(photo, args, told_count(scene, dice=args.dice, more=args.more))
             if row is None:
                 return 1
             rows.append({"scene": scene, **row})
@@ -198,7 +212,8 @@ def main() -> int:
                 print(json.dumps(rows[-1]), flush=True)
     if not args.json:
         load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
-        told = ("; told each photo's count of dice" if args.dice else "") + \
+        told = (f"; told each photo's count of dice and {args.more} more" if args.more else
+                "; told each photo's count of dice" if args.dice else "") + \
             (" with " + ", ".join(args.option) if args.option else "")
         print(f"{args.repeats} repeats each{told}; times in ms "
               f"(median / p90); memory is the process's peak RSS; CPUs: {os.cpu_count()}, "

@@ -13,6 +13,7 @@ from bench_vision import (  # benchmarks/ is on pytest's pythonpath
     plain_twin,
     sample_labels,
     scene_photo,
+    told_count,
 )
 
 from dicecam.vision.decode import decode_image
@@ -50,3 +51,18 @@ def test_the_clutter_cost_is_the_board_over_its_twin(board, plain, few, expected
     rows = [{"scene": scene, "size": "1920x1080", "recognition": {"median_ms": ms}}
             for scene, ms in (("board", board), ("board-plain", plain), ("few", few), ("busy", 20.0))]
     assert clutter_cost(rows) == f"clutter's cost (recognition, median): {expected}"
+
+
+@pytest.mark.parametrize(("dice", "more", "expected"), [
+    (False, 0, None),  # read without a count
+    (True, 0, 2),      # the board's two dice, as a photo throw tells them
+    (True, 3, 5),      # three more than it shows: a count it cannot fill
+    (False, 3, 5),     # more than none implies telling
+])
+def test_the_count_told_is_the_scene_s_dice_and_more(dice, more, expected) -> None:
+    assert told_count("board", dice=dice, more=more) == expected
+
+
+def test_fewer_than_no_dice_more_is_refused() -> None:
+    with pytest.raises(ValueError, match="--more"):
+        told_count("board", dice=True, more=-1)
