@@ -1,6 +1,7 @@
 """Time decoding and recognition of phone-sized photos, and their peak memory.
 
-    python benchmarks/bench_vision.py [--repeats 20] [--models DIR] [--option NAME=VALUE ...] [--dice] [--more N] [--json]
+    python benchmarks/bench_vision.py [--repeats 20] [--models DIR] [--option NAME=VALUE ...]
+        [--dice] [--more N] [--json]
 
 Each size runs in a fresh subprocess so that its peak memory (the kernel's resident
 high-water mark: OpenCV and onnxruntime allocate outside Python, where tracemalloc
@@ -190,8 +191,10 @@ def main() -> int:
     parser.add_argument("--worker", type=Path, metavar="JPEG", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.more < 0:
-        parser.error(f"--more takes a count of dice to add, not {args.more}")
+    try:
+        counts = {scene: told_count(scene, dice=args.dice, more=args.more) for scene in DICE}
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.worker:
         print(json.dumps(worker(args.worker, args.repeats, args.models, reader_options(args.option), args.count)))
         return 0
@@ -204,7 +207,7 @@ def main() -> int:
                 photos.append((scene, Path(tmp) / f"{scene}_{width}x{height}.jpg"))
                 photos[-1][1].write_bytes(scene_photo(scene, width, height))
         for scene, photo in photos:
-            row = _run_worker(photo, args, told_count(scene, dice=args.dice, more=args.more))
+            row = _run_worker(photo, args, counts[scene])
             if row is None:
                 return 1
             rows.append({"scene": scene, **row})
