@@ -1,7 +1,7 @@
 """What a reader setting, or a models folder, costs in time, measured so that the machine's drift cancels out.
 
     python benchmarks/bench_option.py --option NAME=VALUE [--option ...] [--repeats 60]
-        [--models DIR] [--dice | --frames] [--json]
+        [--models DIR] [--dice | --frames] [--more N] [--json]
     python benchmarks/bench_option.py --vs-models CANDIDATE_DIR [--models DIR] [--repeats 60]
 
 `bench_vision.py` times one reading per process; on this shared 2-core machine a run can
@@ -14,7 +14,8 @@ option (what the default costs over the option; negative: it saves time). `--vs-
 gives the second reader a candidate's networks instead (e.g. a folder with a whole-die
 check): the same settings, other files. `--dice` tells both readers each photo's count
 (`bench_vision.DICE`), as a throw at the table does; `--frames` reads as the live camera
-reads a frame: with the count, without the search for missing dice.
+reads a frame: with the count, without the search for missing dice; `--more N` tells
+each photo N dice more than it shows (a count it cannot fill: every look runs).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from bench_vision import DICE, SIZES, scene_photo
+from bench_vision import DICE, SIZES, scene_photo, told_count
 from reader_options import reader_options, reader_settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,8 +63,12 @@ def main(argv: list[str] | None = None) -> int:
                       help="tell both readers how many dice each photo shows, as a throw at the table does")
     told.add_argument("--frames", action="store_true",
                       help="read as the live camera reads a frame: with the count, no search for missing dice")
+    p.add_argument("--more", type=int, default=0, metavar="N",
+                   help="tell each photo N dice more than it shows (a count it cannot fill)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.more < 0:
+        p.error(f"--more takes a count of dice to add, not {args.more}")
     if not args.option and args.vs_models is None:
         p.error("give --option NAME=VALUE, --vs-models DIR, or both")
     if args.vs_models is not None and not args.vs_models.is_dir():
@@ -78,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     for scene in DICE:
         for width, height in SIZES:
             image = decode_image(scene_photo(scene, width, height))
-            count = DICE[scene] if args.dice or args.frames else None
+            count = told_count(scene, dice=args.dice or args.frames, more=args.more)
             first = partial(default.read, image, count=count, search=not args.frames)
             second = partial(other.read, image, count=count, search=not args.frames)
             times = paired_times(first, second, args.repeats)

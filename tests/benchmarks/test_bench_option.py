@@ -59,12 +59,15 @@ def test_nothing_to_compare_is_refused_with_a_reason(argv, message, capsys) -> N
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("flags", "counted", "searched"), [
-    ([], False, True),
-    (["--dice"], True, True),
-    (["--frames"], True, False),  # as the live camera reads a frame
+@pytest.mark.parametrize(("flags", "counted", "searched", "more"), [
+    ([], False, True, 0),
+    (["--dice"], True, True, 0),
+    (["--frames"], True, False, 0),  # as the live camera reads a frame
+    (["--more", "3"], True, True, 3),  # a count the photo cannot fill
+    (["--frames", "--more", "1"], True, False, 1),
 ])
-def test_both_readers_are_told_each_photos_count_and_whether_to_search(flags, counted, searched, monkeypatch) -> None:
+def test_both_readers_are_told_each_photos_count_and_whether_to_search(flags, counted, searched, more,
+                                                                      monkeypatch) -> None:
     from bench_vision import DICE, SIZES
 
     from dicecam.vision.reader import DiceReader
@@ -77,8 +80,14 @@ def test_both_readers_are_told_each_photos_count_and_whether_to_search(flags, co
     monkeypatch.setattr(DiceReader, "read", read)
     assert bench_option.main(["--option", "check_count_fill=0", "--repeats", "1", *flags]) == 0
     # Each photo: a warm-up and a turn for each reader, scene by scene as DICE lists them.
-    assert told == [(DICE[scene] if counted else None, searched)
+    assert told == [(DICE[scene] + more if counted else None, searched)
                     for scene in DICE for _ in range(len(SIZES)) for _ in range(4)]
+
+
+def test_a_count_of_fewer_dice_is_refused(capsys) -> None:
+    with pytest.raises(SystemExit):
+        bench_option.main(["--option", "check_count_fill=0", "--more", "-1"])
+    assert "count of dice to add, not -1" in capsys.readouterr().err
 
 
 def test_dice_and_frames_are_one_or_the_other(capsys) -> None:
