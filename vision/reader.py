@@ -21,7 +21,6 @@ import numpy as np
 from dicecam.vision.boxes import low_on_die, lower_faces
 from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
-from dicecam.vision.count_rank import load_count_rank_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
@@ -67,7 +66,6 @@ class DiceReader:
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
-        self.count_rank_fit = load_count_rank_fit(folder) if self.settings.count_rank else None
 
     @property
     def min_score(self) -> float:
@@ -299,8 +297,6 @@ class DiceReader:
         conf = self.confidence(found)
         rank = self.likelihood(found)
         judged = filled(found.kept, "kept")
-        if self.count_rank_fit is not None:
-            return self._ranked(found, count, self.count_rank_fit.probability(found, rank), conf)
         kept = np.flatnonzero(judged)
         others = np.flatnonzero(~judged)
         kept = kept[np.argsort(-rank[kept], kind="stable")]
@@ -315,27 +311,6 @@ class DiceReader:
             added = others[: count - len(kept)]
             conf[added] = np.minimum(conf[added], ADDED_AT_MOST)
             chosen = np.concatenate([kept, added])
-        return self._chosen(found, chosen, spare, conf)
-
-    def _ranked(self, found: Candidates, count: int, rank: np.ndarray, conf: np.ndarray) -> CountedDice:
-        """The `count` boxes of judged `found` likeliest by the count's fit (`rank`): a box the
-        rules drop may outrank one they keep (it is then asked about), and the kept ones left
-        out are shown beside."""
-        judged = filled(found.kept, "kept")
-        order = np.argsort(-rank, kind="stable")
-        chosen, passed = order[:count], order[count:]
-        spare = passed[judged[passed]]
-        conf = conf.copy()
-        added = chosen[~judged[chosen]]
-        conf[added] = np.minimum(conf[added], ADDED_AT_MOST)
-        if len(chosen) and len(spare) and rank[spare[0]] >= 0.5 * rank[chosen[-1]]:
-            # A kept die left out was nearly as likely as the weakest one taken: ask about it.
-            conf[chosen[-1]] = min(conf[chosen[-1]], ADDED_AT_MOST)
-        return self._chosen(found, chosen, spare, conf)
-
-    @staticmethod
-    def _chosen(found: Candidates, chosen: np.ndarray, spare: np.ndarray, conf: np.ndarray) -> CountedDice:
-        """The dice `chosen` of `found` and the kept ones left out (`spare`), with `conf`."""
         picked, left = found.take(chosen), found.take(spare)
         return CountedDice(Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted(),
                            Dice(left.boxes, filled(left.values, "values"), conf[spare]).sorted())
