@@ -17,11 +17,6 @@ from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import typical_side
 
 
-#: A box whose centre lies inside one at least this many times its area is nested in it (as
-#: `peaks.drop_nested` has it): with `search_keeps_nested`, no duplicate of it.
-NESTED_AREA = 2.0
-
-
 class DieDetector:
     """Finds the top faces of dice in a photo; its input contract travels in the ONNX file."""
 
@@ -111,8 +106,7 @@ class DieDetector:
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
         net = self.searcher or self
         weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
-        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found,
-                            nested_ratio=NESTED_AREA if s.search_keeps_nested else None)
+        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
@@ -135,12 +129,10 @@ class DieDetector:
         look = self._zoom_pass(photo, dice, np.ones(len(dice), np.float32), self.input_side / max(h, w))
         return Candidates.empty() if look is None else self._beside(look, found)
 
-    def _beside(self, look: _Look, found: Candidates, *, nested_ratio: float | None = None) -> Candidates:
-        """The boxes of a second `look` (merged) apart from `found` (`apart_from`), with the whole dice they lie on."""
+    def _beside(self, look: _Look, found: Candidates) -> Candidates:
+        """The boxes of a second `look` (merged) apart from `found`, with the whole dice they lie on."""
         boxes, scores = _merge(look.boxes, look.scores)
-        kept = np.zeros(len(found), bool) if found.kept is None else found.kept
-        # A die hides what lies inside it (its pips); a dropped box (a token) hides no die on it.
-        apart = apart_from(boxes, found.boxes[kept]) & apart_from(boxes, found.boxes[~kept], nested_ratio=nested_ratio)
+        apart = apart_from(boxes, found.boxes)
         return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
 
     def _peak_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:

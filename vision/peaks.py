@@ -35,26 +35,13 @@ def suppress_duplicates(boxes: np.ndarray, scores: np.ndarray, *, iou: float = 0
     return order[kept[order]].astype(np.int64)
 
 
-def apart_from(boxes: np.ndarray, others: np.ndarray, *, iou: float = 0.45,
-               nested_ratio: float | None = None) -> np.ndarray:
-    """Booleans (N,): the box overlaps none of `others` by more than `iou`, and neither holds the other's centre.
-
-    With `nested_ratio`, a box nested in another (its centre inside one at least that many
-    times its area) is apart from it: a die lying on a number token is no duplicate of the
-    token's box.
-    """
+def apart_from(boxes: np.ndarray, others: np.ndarray, *, iou: float = 0.45) -> np.ndarray:
+    """Booleans (N,): the box overlaps none of `others` by more than `iou`, and neither holds the other's centre."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     others = np.asarray(others, np.float64).reshape(-1, 4)
     if not len(boxes) or not len(others):
         return np.ones(len(boxes), bool)
-    inside_other, holds_other = centre_inside(boxes, others), centre_inside(others, boxes).T
-    clash = (overlap(boxes, others) > iou) | inside_other | holds_other
-    if nested_ratio is not None:
-        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-        other = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
-        nested = (inside_other & (other[None, :] >= nested_ratio * area[:, None])) | \
-            (holds_other & (area[:, None] >= nested_ratio * other[None, :]))
-        clash &= ~nested
+    clash = (overlap(boxes, others) > iou) | centre_inside(boxes, others) | centre_inside(others, boxes).T
     return ~clash.any(axis=1)
 
 

@@ -100,10 +100,8 @@ class ReaderSettings:
     search_max_side: int = 1280
     search_weak_score: float | None = None
     search_network: bool = True
-    search_keeps_nested: bool = True
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
-    count_rank: bool = True
     min_whole_die: float = 0.3
     rescue_not_a_die: float | None = 0.6
     rescue_whole: float = 0.9
