@@ -21,7 +21,6 @@ import numpy as np
 from dicecam.vision.boxes import low_on_die, lower_faces
 from dicecam.vision.candidates import Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
-from dicecam.vision.count_rank import MAX_THROW, load_count_rank_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
@@ -67,7 +66,6 @@ class DiceReader:
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
-        self.count_rank_fit = load_count_rank_fit(folder) if self.settings.count_rank else None
 
     @property
     def min_score(self) -> float:
@@ -293,13 +291,7 @@ class DiceReader:
         return replace(seen, kept=keep)
 
     def _counted(self, found: Candidates, count: int) -> CountedDice:
-        """The `count` likeliest dice of `found` (see `read`), and the kept ones left out.
-
-        Where the models folder has a count ranking fit (`vision.count_rank`), its `count`
-        likeliest boxes are taken instead, and each one the likelihood would not have
-        taken is marked unsure: the player is asked wherever the two disagree, so the fit
-        changes which dice are shown, never makes a die sure that was not.
-        """
+        """The `count` likeliest dice of `found` (see `read`), and the kept ones left out."""
         if not len(found):
             return CountedDice(Dice.empty())
         conf = self.confidence(found)
@@ -319,16 +311,6 @@ class DiceReader:
             added = others[: count - len(kept)]
             conf[added] = np.minimum(conf[added], ADDED_AT_MOST)
             chosen = np.concatenate([kept, added])
-        if self.count_rank_fit is not None and count <= MAX_THROW:
-            order = np.argsort(-self.count_rank_fit.probability(found, rank), kind="stable")
-            unlike = np.setdiff1d(order[:count], chosen)
-            conf[unlike] = np.minimum(conf[unlike], ADDED_AT_MOST)
-            chosen, spare = order[:count], order[count:][judged[order[count:]]]
-        return self._chosen(found, chosen, spare, conf)
-
-    @staticmethod
-    def _chosen(found: Candidates, chosen: np.ndarray, spare: np.ndarray, conf: np.ndarray) -> CountedDice:
-        """The dice `chosen` of `found` and the kept ones left out (`spare`), with `conf`."""
         picked, left = found.take(chosen), found.take(spare)
         return CountedDice(Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted(),
                            Dice(left.boxes, filled(left.values, "values"), conf[spare]).sorted())

@@ -102,7 +102,6 @@ class ReaderSettings:
     search_network: bool = True
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
-    count_rank: bool = True
     min_whole_die: float = 0.3
     rescue_not_a_die: float | None = 0.6
     rescue_whole: float = 0.9
