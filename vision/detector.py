@@ -94,12 +94,11 @@ class DieDetector:
             return passes[0].die_at(boxes, self.stride)
         return self._peak_dice(boxes, passes)
 
-    def search(self, photo: Halvings, found: Candidates, *, min_score: float | None = None) -> Candidates:
+    def search(self, photo: Halvings, found: Candidates) -> Candidates:
         """Boxes that a second look over the whole photo, at `search_scale` times the first
         look's scale (at most `search_max_side` wide), finds apart from `found`, weak peaks
         (from `search_weak_score`) included: for a throw whose count is known and some dice
-        missing, a small die on a busy print is often a weak peak only at that size.
-        `min_score`: only peaks of at least that (no weak ones)."""
+        missing, a small die on a busy print is often a weak peak only at that size."""
         s = self.settings
         h, w = photo.photo.shape[:2]
         scale = self.input_side / max(h, w)
@@ -107,8 +106,6 @@ class DieDetector:
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
         net = self.searcher or self
         weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
-        if min_score is not None:
-            weak = max(weak, min_score)
         return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:

@@ -100,7 +100,6 @@ class ReaderSettings:
     search_max_side: int = 1280
     search_weak_score: float | None = None
     search_network: bool = True
-    search_uncounted_peak: float | None = None
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
     min_whole_die: float = 0.3
