@@ -80,7 +80,10 @@ class FaceReader:
         if not len(found):
             return Candidates.empty()
         boxes = found.boxes
-        crops, keys = self.cut(photo, boxes)
+        source, factor = self.crop_source(photo, boxes)
+        cut = boxes * factor
+        crops = self.crops(source, cut)
+        keys = _keys(cut, factor)
         probs = self._classified(crops, keys, readings)
         typical = typical_side(boxes, (found.scores >= 0.5) & (probs[:, self.not_a_die] < 0.5))
         relative = relative_sides(boxes, typical)
@@ -88,7 +91,9 @@ class FaceReader:
         # a crop of the typical size shows the whole face.
         small = relative < self.settings.reread_below
         if small.any():
-            crops[small], regrown = self.cut(photo, grown_to(boxes[small], typical))
+            grown = grown_to(boxes[small], typical) * factor
+            crops[small] = self.crops(source, grown)
+            regrown = _keys(grown, factor)
             for i, key in zip(np.flatnonzero(small), regrown):
                 keys[i] = key
             probs[small] = self._classified(crops[small], regrown, readings)
@@ -116,24 +121,6 @@ class FaceReader:
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
             out[i] = square_crop(image, cx, cy, side, self.crop_size).transpose(2, 0, 1)
         return out * np.float32(1 / 255)
-
-    def cut(self, photo: Halvings, boxes: np.ndarray) -> tuple[np.ndarray, list[CropKey]]:
-        """Reader inputs of `boxes` and where each was cut: with `crop_each_box`, each from the
-        smallest halving where its own window still shrinks 1.5x, else all from `crop_source`."""
-        if not self.settings.crop_each_box:
-            source, factor = self.crop_source(photo, boxes)
-            cut = boxes * factor
-            return self.crops(source, cut), _keys(cut, factor)
-        windows = longer_sides(boxes) * self.crop_scale
-        out = np.empty((len(boxes), 3, self.crop_size, self.crop_size), np.float32)
-        keys: list[CropKey] = []
-        for i, (box, window) in enumerate(zip(boxes, windows)):
-            source, factor = photo.for_scale(1.5 * self.crop_size / max(float(window), 1.0))
-            (x0, y0, x1, y1) = box * factor
-            out[i] = square_crop(source, (x0 + x1) / 2, (y0 + y1) / 2, window * factor,
-                                 self.crop_size).transpose(2, 0, 1)
-            keys.append((float(factor), float(x0), float(y0), float(x1), float(y1)))
-        return out * np.float32(1 / 255), keys
 
     def crop_source(self, photo: Halvings, boxes: np.ndarray) -> tuple[np.ndarray, float]:
         """The photo to cut crops from, and its scale: halved while crops still shrink 1.5x.

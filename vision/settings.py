@@ -93,7 +93,6 @@ class ReaderSettings:
     check_below: float = 0.9
     colours: bool = True
     max_second_looks: int = 24
-    crop_each_box: bool = True
     views_below_not_a_die: float = 0.5
     views_when_likeliest_no_die: bool = False
     search_missing: bool = True
