@@ -67,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="tell each photo N dice more than it shows (a count it cannot fill)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    if args.more < 0:
-        p.error(f"--more takes a count of dice to add, not {args.more}")
+    try:
+        counts = {scene: told_count(scene, dice=args.dice or args.frames, more=args.more) for scene in DICE}
+    except ValueError as exc:
+        p.error(str(exc))
     if not args.option and args.vs_models is None:
         p.error("give --option NAME=VALUE, --vs-models DIR, or both")
     if args.vs_models is not None and not args.vs_models.is_dir():
@@ -83,9 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     for scene in DICE:
         for width, height in SIZES:
             image = decode_image(scene_photo(scene, width, height))
-            count = told_count(scene, dice=args.dice or args.frames, more=args.more)
-            first = partial(default.read, image, count=count, search=not args.frames)
-            second = partial(other.read, image, count=count, search=not args.frames)
+            first = partial(default.read, image, count=counts[scene], search=not args.frames)
+            second = partial(other.read, image, count=counts[scene], search=not args.frames)
             times = paired_times(first, second, args.repeats)
             rows.append({"scene": scene, "size": f"{width}x{height}", **times})
             if args.json:
