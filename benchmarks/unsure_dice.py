@@ -23,10 +23,10 @@ from pathlib import Path
 import numpy as np
 from missed_dice import dataset_parser
 
+from dicecam.training.calibrate import right_readings
 from dicecam.vision.candidates import filled
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
-from dicecam.vision.metrics import match_boxes
 from dicecam.vision.reader import DiceReader
 
 CAUSES = ("fill", "doubt", "weak peak", "fit", "ask")
@@ -58,9 +58,8 @@ def unsure_causes(reader: DiceReader, folder: Path, split: str) -> tuple[Counter
         reported += len(dice)
         if not len(dice):
             continue
-        right = np.zeros(len(dice), bool)
-        for t, d in match_boxes(photo.dice.boxes, dice.boxes):
-            right[d] = photo.dice.values[t] == dice.values[d]
+        right, _ = right_readings(dice.boxes, dice.values, photo.dice.boxes, photo.dice.values,
+                                  np.ones(len(photo.dice), bool))
         tempered = found.confidence(None, whole_lifts_peak=lift)
         capped = reader.confidence(found)
         kept, held = filled(found.kept, "kept"), filled(found.held, "held")
