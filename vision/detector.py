@@ -36,7 +36,7 @@ class DieDetector:
         #: Whether it knows, at every cell, the edges of the whole die there (9 output channels).
         self.knows_die_sides = session.get_outputs()[0].shape[1] == 9
 
-    def find(self, photo: Halvings, *, side: int | None = None) -> Candidates:
+    def find(self, photo: Halvings) -> Candidates:
         """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
         from a closer look at a photo where the first look found nothing), and the whole
         die each lies on where the detector boxes whole dice (`die_boxes`).
@@ -50,7 +50,7 @@ class DieDetector:
         Weak peaks (from `weak_score` up to `min_score`) are added last, where no stronger box is.
         """
         image = photo.photo
-        scale = self.first_scale(image.shape, side)
+        scale = self.input_side / max(image.shape[:2])
         source, own = photo.for_scale(scale, keep=2.0)
         small = shrink(source, scale / own)
         passes = [self._detect_at(small, scale, image.shape, min_score=self.weak_score)]
@@ -76,12 +76,6 @@ class DieDetector:
         boxes = np.concatenate([boxes, weak[0][apart]])
         return Candidates.found(boxes, np.concatenate([scores, weak[1][apart]]), lone=lone and zoomed is not None,
                                 die_boxes=self._whole_dice(boxes, passes))
-
-    def first_scale(self, shape: tuple[int, ...], side: int | None = None) -> float:
-        """The first look's scale for a photo of `shape`: its long side to the detector's
-        input side, or to `side` where that is larger (the photo's own size where smaller)."""
-        long = max(shape[:2])
-        return max(self.input_side, min(long, side or 0)) / long
 
     def _found_small(self, first: _Look, scale: float) -> bool:
         """Whether the first pass found dice (strong boxes) whose typical side is under
@@ -127,13 +121,12 @@ class DieDetector:
             return Candidates.empty()
         return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
 
-    def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates, *,
-                           side: int | None = None) -> Candidates:
+    def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates) -> Candidates:
         """Boxes a closer look finds apart from `found`, sized and placed by `dice` (boxes
         judged dice: no box of them, the whole photo twice as close) as the first look's
         closer look is by its strong boxes; empty where `dice` need none."""
         h, w = photo.photo.shape[:2]
-        look = self._zoom_pass(photo, dice, np.ones(len(dice), np.float32), self.first_scale((h, w), side))
+        look = self._zoom_pass(photo, dice, np.ones(len(dice), np.float32), self.input_side / max(h, w))
         return Candidates.empty() if look is None else self._beside(look, found)
 
     def _beside(self, look: _Look, found: Candidates) -> Candidates:

@@ -188,22 +188,19 @@ class DiceReader:
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""
         image = _as_bgr(image)
-        return self._candidates(image, Halvings(image), side=self.settings.free_look_side)
+        return self._candidates(image, Halvings(image))
 
-    def _candidates(self, image: np.ndarray, photo: Halvings, readings: CropReadings | None = None, *,
-                    side: int | None = None) -> Candidates:
-        """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings`
-        added to), its first look made at up to `side` pixels (None: the detector's own)."""
+    def _candidates(self, image: np.ndarray, photo: Halvings, readings: CropReadings | None = None) -> Candidates:
+        """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings` added to)."""
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
-        found = self._judged(image, photo, self.detector.find(photo, side=side), readings)
+        found = self._judged(image, photo, self.detector.find(photo), readings)
         if self.settings.zoom_by_dice and len(found):
-            found = self._closer_by_dice(image, found, photo, readings, side=side)
+            found = self._closer_by_dice(image, found, photo, readings)
         return found
 
     def _closer_by_dice(self, image: np.ndarray, found: Candidates, photo: Halvings,
-                        readings: CropReadings | None = None, *, short: bool = False,
-                        side: int | None = None) -> Candidates:
+                        readings: CropReadings | None = None, *, short: bool = False) -> Candidates:
         """Judged `found` and what a closer look sized by the dice it keeps finds beside them,
         where the first look's closer look was sized by decoys: tokens beside a throw are
         boxed before the rules drop them, and a throw's 12 px dice beside 30 px tokens were
@@ -222,8 +219,7 @@ class DiceReader:
         # dice do, unless they had it with the first look already.
         if not (short or beside_decoys) or (short and beside_decoys and self.settings.zoom_by_dice):
             return found
-        return self._with(image, found, self.detector.look_closer_around(photo, dice, found, side=side),
-                          photo, readings)
+        return self._with(image, found, self.detector.look_closer_around(photo, dice, found), photo, readings)
 
     def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates,
                 readings: CropReadings | None = None) -> Candidates:

@@ -76,7 +76,6 @@ class ReaderSettings:
     min_score: float | None = None
     weak_score: float | None = 0.3
     weak_sure: float = 0.8
-    free_look_side: int | None = None
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024
