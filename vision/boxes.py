@@ -108,6 +108,19 @@ def lower_faces(boxes: np.ndarray, die_boxes: np.ndarray, among: np.ndarray) -> 
     return out
 
 
+def under(boxes: np.ndarray, above: np.ndarray, reach: float) -> np.ndarray:
+    """(N,) booleans: the box's top edge lies within `reach` of its own height of the bottom
+    edge of a box of `above`, its centre between that box's left and right edges: where a
+    die seen at an angle shows its front face, right under its top face."""
+    boxes, above = as_boxes(boxes), as_boxes(above)
+    if not len(boxes) or not len(above):
+        return np.zeros(len(boxes), bool)
+    cx = centres(boxes)[:, 0][:, None]
+    near = reach * (boxes[:, 3] - boxes[:, 1])[:, None]
+    gap = boxes[:, 1][:, None] - above[None, :, 3]
+    return ((np.abs(gap) <= near) & (above[None, :, 0] <= cx) & (cx <= above[None, :, 2])).any(axis=1)
+
+
 def drops_on_die(boxes: np.ndarray, die_boxes: np.ndarray) -> np.ndarray:
     """(N,) how far each box's top edge lies below its whole die's top (`die_boxes`), as a
     share of the die's height; NaN where no die is known (a NaN row)."""

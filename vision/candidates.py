@@ -9,6 +9,10 @@ import numpy as np
 from dicecam.vision.confidence import FULL_PEAK, ConfidenceFit
 from dicecam.vision.detections import Dice
 
+#: The most a die the page should ask about is reported sure: one added to fill a throw's
+#: count, or found only by a look the reader's own rules did not make first.
+ASKED_AT_MOST = 0.5
+
 
 def _rows(n: int, dtype=np.float32) -> np.ndarray:
     return np.zeros(n, dtype)
@@ -35,7 +39,8 @@ class Candidates:
     the detector's first look found nothing. `whole` is the whole-die check's
     probability that the box is a die (NaN where it did not look: boxes already dropped).
     `die_boxes` (N, 4), where the detector boxes whole dice, is the whole die (top and
-    side faces) each box lies on, a NaN row where it lies on none.
+    side faces) each box lies on, a NaN row where it lies on none. `asked` marks boxes
+    whose confidence is at most `ASKED_AT_MOST`, whatever their reading: the page asks about them.
     """
 
     boxes: np.ndarray
@@ -49,6 +54,7 @@ class Candidates:
     lone: np.ndarray | None = None
     whole: np.ndarray | None = None
     die_boxes: np.ndarray | None = None
+    asked: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.scores)
@@ -104,9 +110,12 @@ class Candidates:
             # made sure for every 6-28 right ones).
             peak = np.where(np.nan_to_num(self.whole, nan=0.0) >= whole_lifts_peak, 1.0, peak)
         conf = (held * peak).astype(np.float32)
-        if fit is None or not len(conf):
-            return conf
-        return np.minimum(conf, fit.probability(held, self.scores, filled(self.relative, "relative"), self.not_a_die))
+        if fit is not None and len(conf):
+            chance = fit.probability(held, self.scores, filled(self.relative, "relative"), self.not_a_die)
+            conf = np.minimum(conf, chance)
+        if self.asked is not None:
+            conf = np.where(self.asked, np.minimum(conf, ASKED_AT_MOST), conf).astype(np.float32)
+        return conf
 
     def likelihood(self, fit: ConfidenceFit | None = None, *, whole_lifts_peak: float | None = None) -> np.ndarray:
         """How likely each box is a die of the throw, read right: what a known count ranks by."""

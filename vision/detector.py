@@ -121,6 +121,15 @@ class DieDetector:
             return Candidates.empty()
         return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
 
+    def look_at_own_size(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
+        """Boxes one pass over the whole photo at its own size finds apart from `found`, weak
+        peaks included; empty where its long side is over `max_side` pixels (too costly) or
+        no more than the detector's input side (the first look saw it at that size already)."""
+        h, w = photo.photo.shape[:2]
+        if not self.input_side < max(h, w) <= max_side:
+            return Candidates.empty()
+        return self._beside(self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score), found)
+
     def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates) -> Candidates:
         """Boxes a closer look finds apart from `found`, sized and placed by `dice` (boxes
         judged dice: no box of them, the whole photo twice as close) as the first look's

@@ -18,8 +18,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import low_on_die, lower_faces
-from dicecam.vision.candidates import Candidates, filled
+from dicecam.vision.boxes import low_on_die, lower_faces, under
+from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
@@ -42,7 +42,13 @@ SEARCH_FILE = "search.onnx"
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
 #: A die added to reach a known count is at most this sure: the page asks the player about it.
-ADDED_AT_MOST = 0.5
+ADDED_AT_MOST = ASKED_AT_MOST
+#: Without a count, a photo whose rules keep this many dice or fewer (a throw, not a heap)
+#: gets the second look of `free_look_side`.
+THROW_AT_MOST = 6
+#: A box that look adds whose top edge lies within this share of its height of a kept die's
+#: bottom edge, under it, is that die's front face, not a die of its own.
+FRONT_FACE_REACH = 0.3
 
 
 class DiceReader:
@@ -86,10 +92,36 @@ class DiceReader:
         likely); where they keep fewer, the whole photo is looked at once more, closer
         (`search`, unless `search_missing` is off or `search` is false, as for a live
         camera's frames), and then the best other boxes are added, marked unsure, so the
-        player is asked about them.
+        player is asked about them. Without a count, a throw's photo gets one more look
+        (`uncounted`) whose dice are marked unsure.
         """
-        found = self.candidates(image) if count is None else self.counted(image, count, search=search)
+        found = self.uncounted(image) if count is None else self.counted(image, count, search=search)
         return self.select(found, count=count)
+
+    def uncounted(self, image: np.ndarray) -> Candidates:
+        """The judged candidates `read(image)` reports without a count: `candidates`, and
+        where the rules keep a throw's 1-6 dice in a photo of at most `free_look_side` pixels,
+        what one more look at the photo's own size finds beside them, its dice `asked` (the
+        first look shrinks such a photo, and a throw's second die is often small enough for it
+        to miss; without a count nothing else would tell it is there)."""
+        side = self.settings.free_look_side
+        image = _as_bgr(image)
+        photo, readings = Halvings(image), CropReadings()
+        found = self._candidates(image, photo, readings)
+        dice = found.boxes[filled(found.kept, "kept")] if len(found) else np.zeros((0, 4), np.float32)
+        if side is None or not 1 <= len(dice) <= THROW_AT_MOST:
+            return found
+        more = self.detector.look_at_own_size(photo, found, side)
+        if not len(more):
+            return found
+        # The new boxes are judged beside the first look's (the typical die is the photo's),
+        # but the first look's dice stay as it judged them: a look that only adds can make
+        # no die it kept less or more sure (C297 moved one over the line, models/HISTORY.md).
+        seen = self._with(image, found, more, photo, readings)
+        new = seen.take(np.arange(len(found), len(seen)))
+        new = replace(new, kept=filled(new.kept, "kept") & ~under(new.boxes, dice, FRONT_FACE_REACH))
+        both = found.concat(new)
+        return replace(both, asked=np.arange(len(both)) >= len(found))
 
     def read_counted(self, image: np.ndarray, count: int, *, search: bool = True) -> CountedDice:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count
