@@ -49,7 +49,7 @@ def missed(reader: DiceReader, folder: Path, split: str) -> dict[str, list[float
     for photo in read_dataset(folder, split=None if split == "all" else split):
         if photo.crop:
             continue
-        found = reader.candidates(load_image(photo.path))
+        found = reader.uncounted(load_image(photo.path))  # as `read` judges a photo without a count
         kept = np.zeros(len(found), bool) if found.kept is None else found.kept.astype(bool)
         to_kept, to_any = paired(photo.dice.boxes, found.boxes[kept]), paired(photo.dice.boxes, found.boxes)
         sides = longer_sides(photo.dice.boxes)
