@@ -1,5 +1,6 @@
-"""Without a count, a throw's photo gets one more look at `free_look_side` pixels: the dice
-only it finds are reported unsure, and the first look's dice stay exactly as they were."""
+"""Without a count and with `free_look_side` set, a throw's photo gets one more look at its
+own size: the dice only it finds are reported unsure, and the first look's dice stay exactly
+as they were. (Off by default: see `ReaderSettings`.)"""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ DIE = [100.0, 100.0, 140.0, 140.0]
 @pytest.fixture(scope="module")
 def first_look_only() -> DiceReader:
     return DiceReader(free_look_side=None)
+
+
+@pytest.fixture(scope="module")
+def looking() -> DiceReader:
+    """The reader with C301's look (`free_look_side` 640)."""
+    return DiceReader(free_look_side=640)
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +74,10 @@ def test_asked_boxes_are_at_most_half_sure_whatever_their_reading(asked) -> None
         np.testing.assert_allclose(conf, [0.99, 0.4, ASKED_AT_MOST], rtol=1e-6)
 
 
-def test_a_throw_s_missed_second_die_is_found_and_asked_about(reader, first_look_only, missed_second_dice) -> None:
+def test_a_throw_s_missed_second_die_is_found_and_asked_about(looking, first_look_only, missed_second_dice) -> None:
     for photo in missed_second_dice:
         image = load_image(photo.path)
-        before, after = first_look_only.read(image), reader.read(image)
+        before, after = first_look_only.read(image), looking.read(image)
         assert len(before) == 1 and not score_photo(photo.dice, before).exact, photo.image
         assert score_photo(photo.dice, after).exact, photo.image
         added = [i for i, box in enumerate(after.boxes) if not (box == before.boxes[0]).all()]
@@ -90,19 +97,19 @@ def assert_only_adds(reader: DiceReader, first_look_only: DiceReader, image: np.
 
 
 @pytest.mark.parametrize("photo", PHOTOS, ids=lambda p: p.image)
-def test_the_look_adds_dice_and_changes_none_of_the_first_look_s(reader, first_look_only, photo) -> None:
-    assert_only_adds(reader, first_look_only, load_image(photo.path))
+def test_the_look_adds_dice_and_changes_none_of_the_first_look_s(looking, first_look_only, photo) -> None:
+    assert_only_adds(looking, first_look_only, load_image(photo.path))
 
 
-def test_a_die_the_first_look_kept_is_not_judged_again(reader, first_look_only, shared_datasets) -> None:
+def test_a_die_the_first_look_kept_is_not_judged_again(looking, first_look_only, shared_datasets) -> None:
     photo = next(p for p in read_dataset(shared_datasets / "roboflow_dice", split="train")
                  if p.path.name.startswith(JUDGED_AGAIN))
     image = load_image(photo.path)
-    assert len(reader.read(image)) > len(first_look_only.read(image))  # the look adds a box here
-    assert_only_adds(reader, first_look_only, image)
+    assert len(looking.read(image)) > len(first_look_only.read(image))  # the look adds a box here
+    assert_only_adds(looking, first_look_only, image)
 
 
-def test_a_heap_gets_no_second_look(reader, monkeypatch) -> None:
+def test_a_heap_gets_no_second_look(looking, monkeypatch) -> None:
     heap = next(p for p in PHOTOS if len(p.dice) > THROW_AT_MOST + 2)
     looks: list[tuple] = []
 
@@ -110,15 +117,15 @@ def test_a_heap_gets_no_second_look(reader, monkeypatch) -> None:
         looks.append(args)
         return Candidates.empty()
 
-    monkeypatch.setattr(reader.detector, "look_at_own_size", look)
-    found = reader.uncounted(load_image(heap.path))
+    monkeypatch.setattr(looking.detector, "look_at_own_size", look)
+    found = looking.uncounted(load_image(heap.path))
     assert int(found.kept.sum()) > THROW_AT_MOST and not looks and found.asked is None
 
 
-def test_told_a_count_the_setting_changes_nothing(reader, first_look_only, missed_second_dice) -> None:
+def test_told_a_count_the_setting_changes_nothing(looking, first_look_only, missed_second_dice) -> None:
     for photo in missed_second_dice:
         image = load_image(photo.path)
-        told, plain = reader.read(image, count=2), first_look_only.read(image, count=2)
+        told, plain = looking.read(image, count=2), first_look_only.read(image, count=2)
         np.testing.assert_array_equal(told.boxes, plain.boxes)
         np.testing.assert_array_equal(told.confidences, plain.confidences)
 
