@@ -167,11 +167,13 @@ class DieDetector:
         h, w = shape[:2]
         sh, sw = small.shape[:2]
         ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
-        x = np.zeros((1, 3, ph, pw), np.float32)
-        # Channel by channel: a strided transpose of the whole photo costs 3x as much.
+        x = np.empty((1, 3, ph, pw), np.float32)
+        x[0, :, sh:, :] = 0.0  # only the padding to a multiple of 32 needs zeros
+        x[0, :, :sh, sw:] = 0.0
+        # Channel by channel (a strided transpose of the whole photo costs 3x as much), each
+        # converted and scaled in one pass: the same float32 product as converting, then scaling.
         for channel, plane in enumerate(cv2.split(small)):
-            x[0, channel, :sh, :sw] = plane
-        x *= np.float32(1 / 255)
+            np.multiply(plane, _BYTE, out=x[0, channel, :sh, :sw])
         maps = self.session.run(None, {"image": x})[0][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         ys, xs, scores = centre_peaks(heat, min_score=self.min_score if min_score is None else min_score)
@@ -277,6 +279,10 @@ class _Look:
         die = np.stack([cx - d[0], cy - d[1], cx + d[2], cy + d[3]], axis=1)
         out[inside] = (die + np.tile(shift, 2)) / self.sides_scale
         return out
+
+
+#: One step of an 8-bit channel, as the network takes its input (0..1).
+_BYTE = np.float32(1 / 255)
 
 
 def _centred(cx: np.ndarray, cy: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
