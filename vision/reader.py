@@ -105,11 +105,13 @@ class DiceReader:
         first look shrinks such a photo, and a throw's second die is often small enough for it
         to miss; without a count nothing else would tell it is there)."""
         side = self.settings.free_look_side
+        if side is None:
+            return self.candidates(image)
         image = _as_bgr(image)
         photo, readings = Halvings(image), CropReadings()
         found = self._candidates(image, photo, readings)
         dice = found.boxes[filled(found.kept, "kept")] if len(found) else np.zeros((0, 4), np.float32)
-        if side is None or not 1 <= len(dice) <= THROW_AT_MOST:
+        if not 1 <= len(dice) <= THROW_AT_MOST:
             return found
         more = self.detector.look_at_own_size(photo, found, side)
         if not len(more):
