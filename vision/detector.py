@@ -27,9 +27,6 @@ class DieDetector:
         self.searcher = searcher
         self.input_side = int(metadata(session, "input_side", 512))
         self.stride = int(metadata(session, "stride", 4))
-        #: The share of the scale it is asked to look at that it takes its input at: 0.5 for a
-        #: search network that reaches the search's stride 8 from the photo at half that scale.
-        self.input_scale = metadata(session, "input_scale", 1.0)
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
         self.min_score = settings.min_score if settings.min_score is not None else metadata(session, "min_score", 0.3)
         self.weak_score = self.min_score if settings.weak_score is None else min(settings.weak_score, self.min_score)
@@ -109,7 +106,7 @@ class DieDetector:
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
         net = self.searcher or self
         weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
-        return self._beside(net._closer(photo, (0, 0, w, h), zscale * net.input_scale, min_score=weak), found)
+        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the

@@ -52,8 +52,8 @@ class ReaderSettings:
     first look's scale (at most `search_max_side` pixels wide), weak peaks from
     `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
     likeliest are chosen; with `search_network`, that look is the models folder's search
-    network's (`search.onnx`, stride 8: about half the detector's cost there; a file with
-    `input_scale` 0.5 takes the photo at half that scale) where it has one. Read without that search (live frames, `read(..., search=False)`), with
+    network's (`search.onnx`, stride 8: about half the detector's cost there) where it has
+    one. Read without that search (live frames, `read(..., search=False)`), with
     `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
     the typical die is `zoom_target` detector pixels (twice the first look where none was
     found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest

@@ -11,17 +11,13 @@ import torch
 
 from dicecam.training.data.reader_crops import CROP_SCALE
 from dicecam.training.learn.nets import (
-    FULL_SEARCH_PROBE,
     NOT_A_DIE,
     READER_SIZE,
     STRIDE,
     DiceDetector,
     FaceReader,
-    HalfSearchDetector,
-    HalfSizeInput,
     SearchDetector,
     detector_of,
-    half_search_of,
     reader_of,
     search_of,
 )
@@ -63,7 +59,7 @@ def _stamp(path: Path, **meta: object) -> None:
     onnx.save(model, str(path))
 
 
-def _export_maps(model: DiceDetector | SearchDetector | HalfSizeInput, path: Path, stride: int) -> None:
+def _export_maps(model: DiceDetector | SearchDetector, path: Path, stride: int) -> None:
     """A network that maps a photo (any size) to maps at `stride`, as ONNX (no metadata yet)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, 384, 512)
@@ -84,16 +80,9 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit" + whole)
 
 
-def export_search(model: SearchDetector | HalfSearchDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
-    """The count's search network as ONNX: the detector's maps at `SEARCH_STRIDE` of the
-    search's scale, which `vision` reads from the file as it reads the detector's stride. A
-    `HalfSearchDetector` takes the photo at half that scale (`input_scale` 0.5), its maps
-    at half the stride of its own input."""
-    if isinstance(model, HalfSearchDetector):
-        _export_maps(HalfSizeInput(model), path, SEARCH_STRIDE // 2)
-        _stamp(path, input_side=INPUT_SIDE, stride=SEARCH_STRIDE // 2, input_scale=0.5, min_score=min_score,
-               outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
-        return
+def export_search(model: SearchDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
+    """The count's search network as ONNX: the detector's maps at `SEARCH_STRIDE`, which
+    `vision` reads from the file as it reads the detector's stride."""
     _export_maps(model, path, SEARCH_STRIDE)
     _stamp(path, input_side=INPUT_SIDE, stride=SEARCH_STRIDE, min_score=min_score,
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
@@ -131,8 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     if (args.runs / "reader.pt").is_file():
         export_reader(reader_of(torch.load(args.runs / "reader.pt")), args.out / "reader.onnx", upright=args.upright)
     if (args.runs / "search.pt").is_file():
-        state = torch.load(args.runs / "search.pt")
-        export_search(search_of(state) if FULL_SEARCH_PROBE in state else half_search_of(state), args.out / "search.onnx",
+        export_search(search_of(torch.load(args.runs / "search.pt")), args.out / "search.onnx",
                       min_score=args.search_min_score)
 
 

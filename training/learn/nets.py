@@ -181,64 +181,6 @@ class SearchDetector(nn.Module):
 
 #: A search network's own layer, in a state dict (a detector's has none).
 SEARCH_PROBE = "patch.0.weight"
-#: The stride-4 block only the full-size search network has (`HalfSearchDetector` has none).
-FULL_SEARCH_PROBE = "near.dw.0.weight"
-
-
-class HalfSearchDetector(nn.Module):
-    """The count's search network for the photo at half the search's scale (`input_scale`
-    0.5 in its file): `SearchDetector`'s layers without the stride-4 block, its 4x4 patch
-    convolution reaching the search's stride 8 at once and the first stride-8 block kept
-    at that stride. The stride-4 block, the patch convolution at 1,280 px and the input
-    enlarged twice were a third of the search's network time and most of its input's.
-
-    `forward` takes the search's own samples (halved by 2x2 means, as a photo is shrunk),
-    so it learns on `SearchDetector`'s stream and targets; `maps` takes the half-size photo.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        c2, c3 = 32, STRIDE8_CHANNELS
-        self.patch = nn.Sequential(nn.Conv2d(3, c2, 4, 4, 0, bias=False), nn.BatchNorm2d(c2),  # /8 of the search
-                                   nn.ReLU(inplace=True))
-        (self.down8, self.down16, self.down32, self.lat16, self.lat16b, self.fuse16,
-         self.lat8, self.up8, self.fuse8) = coarse_layers(c2, c3)
-        self.down8[0] = SepBlock(c2, c3)  # already at stride 8: the same weights' shapes, stride 1
-        self.head = nn.Conv2d(c2, 5, 1)
-        assert self.head.bias is not None
-        nn.init.constant_(self.head.bias, 0.0)
-        with torch.no_grad():
-            self.head.bias[0] = -4.0
-
-    def maps(self, x: torch.Tensor) -> torch.Tensor:
-        """The maps at stride 4 of the half-size photo `x` (stride 8 of the search's scale)."""
-        return self.head(stride8_features(self, self.patch(x)))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.maps(F.avg_pool2d(x, 2))
-
-
-class HalfSizeInput(nn.Module):
-    """A `HalfSearchDetector` as exported: its `maps` of the half-size photo."""
-
-    def __init__(self, net: HalfSearchDetector) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.net.maps(x)
-
-
-def half_search_of(state: dict[str, torch.Tensor]) -> HalfSearchDetector:
-    """A half-size search network with these weights: a half-size search checkpoint's, or a
-    full search network's (every layer but its stride-4 block) or a detector's to start from."""
-    model = HalfSearchDetector()
-    if SEARCH_PROBE in state and FULL_SEARCH_PROBE not in state:
-        model.load_state_dict(state)
-        return model
-    full = search_of(state).state_dict()
-    model.load_state_dict({name: full[name] for name in model.state_dict()})
-    return model
 
 
 def search_from_detector(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:

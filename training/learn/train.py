@@ -46,11 +46,9 @@ from dicecam.training.learn.nets import (
     READER_HEAD,
     DiceDetector,
     FaceReader,
-    HalfSearchDetector,
     SearchDetector,
     reader_grid,
     reader_of,
-    half_search_of,
     search_of,
     spread_head,
 )
@@ -422,19 +420,13 @@ SEARCH_DIE_PX = (16.0, 140.0)
 
 def train_search(steps: int, *, batch: int, lr: float, synth_fraction: float, seed: int, resume: Path | None,
                  runs: Path = RUNS, upright: bool = False, steep: bool = False, device: str = "cpu",
-                 workers: int = 1, natural: float = 0.5, minutes: float | None = None, half: bool = False,
-                 **stream: Unpack[StreamOptions]) -> SearchDetector | HalfSearchDetector:
-    """The count's search network (`SearchDetector`; `half`: `HalfSearchDetector`), its
-    targets at `SEARCH_STRIDE`; `resume` a search checkpoint, or a detector's whose stride-8
-    layers start it (`search_of`). A `natural` share of real photos is seen as the search
-    sees them (`SEARCH_SIDE` long)."""
+                 workers: int = 1, natural: float = 0.5, minutes: float | None = None,
+                 **stream: Unpack[StreamOptions]) -> SearchDetector:
+    """The count's search network (`SearchDetector`), its targets at `SEARCH_STRIDE`; `resume`
+    a search checkpoint, or a detector's whose stride-8 layers start it (`search_of`). A
+    `natural` share of real photos is seen as the search sees them (`SEARCH_SIDE` long)."""
     torch.manual_seed(seed)  # before the fresh layers are made, from a detector's weights too
-    start = None if resume is None else torch.load(resume, map_location="cpu")
-    model: SearchDetector | HalfSearchDetector
-    if half:
-        model = HalfSearchDetector() if start is None else half_search_of(start)
-    else:
-        model = SearchDetector() if start is None else search_of(start)
+    model = SearchDetector() if resume is None else search_of(torch.load(resume, map_location="cpu"))
     samples = DetectorStream(synth_fraction=synth_fraction, seed=seed, upright=upright, steep=steep,
                              natural=natural, natural_side=SEARCH_SIDE, die_px=SEARCH_DIE_PX,
                              stride=SEARCH_STRIDE, **stream)
@@ -482,9 +474,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--minutes", type=float, default=None,
                    help="search, reader: end the schedule after this many minutes if its steps have not ended it "
                         "(a lent machine's lease)")
-    p.add_argument("--half-size", action="store_true",
-                   help="search: the network for the photo at half the search's scale (HalfSearchDetector), "
-                        "--init's search network or detector starting it")
     p.add_argument("--resume", action="store_true", help="start from the checkpoints in --runs")
     p.add_argument("--init", type=Path, default=None, metavar="FILE",
                    help="start from these weights (a detector.pt or reader.pt; not with 'all'), e.g. to fine-tune")
@@ -624,8 +613,7 @@ def main(argv: list[str] | None = None) -> None:
         net = train_search(args.det_steps, batch=args.det_batch, lr=args.det_lr, synth_fraction=args.synth,
                            seed=args.seed, resume=args.init or (args.runs / "search.pt" if args.resume else None),
                            runs=args.runs, upright=args.upright, steep=args.steep, device=args.device,
-                           workers=args.workers, natural=args.natural_scale or 0.5, minutes=args.minutes,
-                           half=args.half_size, **stream)
+                           workers=args.workers, natural=args.natural_scale or 0.5, minutes=args.minutes, **stream)
         export_search(net, args.out / "search.onnx")
     if args.what in ("all", "reader"):
         rd = train_reader(args.reader_steps, batch=args.reader_batch, lr=args.reader_lr, synth_fraction=args.synth,
