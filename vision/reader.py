@@ -41,8 +41,6 @@ SEARCH_FILE = "search.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
-#: A die added to reach a known count is at most this sure: the page asks the player about it.
-ADDED_AT_MOST = ASKED_AT_MOST
 #: Without a count, a photo whose rules keep this many dice or fewer (a throw, not a heap)
 #: gets the second look of `free_look_side`.
 THROW_AT_MOST = 6
@@ -340,10 +338,11 @@ class DiceReader:
             chosen = kept[:count]
             if len(chosen) and len(spare) and rank[spare[0]] >= 0.5 * rank[chosen[-1]]:
                 # The die left out was nearly as likely as the weakest one taken: ask about it.
-                conf[chosen[-1]] = min(conf[chosen[-1]], ADDED_AT_MOST)
+                conf[chosen[-1]] = min(conf[chosen[-1]], ASKED_AT_MOST)
         else:
             added = others[: count - len(kept)]
-            conf[added] = np.minimum(conf[added], ADDED_AT_MOST)
+            # Added to reach the count: the page asks the player about it.
+            conf[added] = np.minimum(conf[added], ASKED_AT_MOST)
             chosen = np.concatenate([kept, added])
         picked, left = found.take(chosen), found.take(spare)
         return CountedDice(Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted(),

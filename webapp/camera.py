@@ -153,11 +153,11 @@ def _checked(data: bytes, max_side: int) -> bytes:
 def frame_json(dice: list[dict], width: int, height: int, low: float) -> list[dict]:
     """The reader's dice with boxes as shares of the frame (0..1), and whether each is unsure.
 
-    `guess`: the reader gave it at most `ADDED_AT_MOST` confidence, so it was added to
+    `guess`: the reader gave it at most `ASKED_AT_MOST` confidence, so it was added to
     reach the count or was nearly left out for another box: the page never takes a throw
     by itself while one is there.
     """
-    from dicecam.vision.reader import ADDED_AT_MOST
+    from dicecam.vision.candidates import ASKED_AT_MOST
 
     out = []
     for d in dice:
@@ -168,7 +168,7 @@ def frame_json(dice: list[dict], width: int, height: int, low: float) -> list[di
             "box": [round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4)],
             "confidence": round(conf, 3),
             "unsure": conf < low,
-            "guess": conf <= ADDED_AT_MOST,
+            "guess": conf <= ASKED_AT_MOST,
         })
     return out
 
