@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 
-from dicecam.training.data.photos import Sample
 from dicecam.vision.photo_changes import recode_jpeg, turn_hue
 
 
@@ -82,36 +79,6 @@ def far_away(crop: np.ndarray, rng: np.random.Generator, *, sides: tuple[int, in
         out = recode_jpeg(out, int(rng.integers(40, 95)))
     # Linear, as the reader's own crops enlarge a small die (`vision.face_reader`).
     return cv2.resize(out, (size, size), interpolation=cv2.INTER_LINEAR)
-
-
-#: `squashed`'s range of the share of its height (or width) a photo keeps.
-SQUASH_KEEP = (0.6, 0.95)
-#: How often `squashed` squashes across (the width) rather than up and down.
-SQUASH_ACROSS = 0.25
-
-
-def squashed(sample: Sample, rng: np.random.Generator, *, keep: tuple[float, float] = SQUASH_KEEP,
-             across: float = SQUASH_ACROSS) -> Sample:
-    """`sample` with its photo squashed along one axis, every box with it.
-
-    A top face seen at a slant is foreshortened, mostly up and down in an upright phone's
-    photo (a face at 45 degrees keeps 0.71 of its height), and a photo resized to a square
-    without its aspect squashes every die: such dice's 2 x 3 rows of pips read as 4
-    (issue 34). Squashed 0.75, byler_d6's dev photos read 0.982 -> 0.969 (models/HISTORY.md,
-    session 58). `across`: the share squashed across instead.
-    """
-    fx, fy = 1.0, float(rng.uniform(*keep))
-    if rng.random() < across:
-        fx, fy = fy, fx
-    h, w = sample.image.shape[:2]
-    size = (max(1, round(w * fx)), max(1, round(h * fy)))
-    scale = np.array([size[0] / w, size[1] / h] * 2, np.float32)
-
-    def moved(boxes: np.ndarray | None) -> np.ndarray | None:
-        return None if boxes is None else np.asarray(boxes, np.float32).reshape(-1, 4) * scale
-
-    return replace(sample, image=cv2.resize(sample.image, size, interpolation=cv2.INTER_AREA),
-                   boxes=moved(sample.boxes), die_boxes=moved(sample.die_boxes), decoys=moved(sample.decoys))
 
 
 def flip_rot90(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, *,

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 from dicecam.training.data import caches
-from dicecam.training.data.augment import far_away, photometric, squashed
+from dicecam.training.data.augment import far_away, photometric
 from dicecam.training.data.detector_targets import detector_sample
 from dicecam.training.data.paste import die_patches, paste_dice
 from dicecam.training.data.photos import Sample
@@ -199,23 +199,16 @@ class ReaderStream(_Stream):
     of crops drawn from the rendered decoy cache (`training.data.decoy_cache`), kind by kind.
     `far_share`: that share of all crops, dice and not-dice alike, seen as from far away
     (`training.data.augment.far_away`: shrunk, softened and JPEG'd at 18-34 px).
-    `squash_share`: that share of the photos and rendered scenes crops are cut from, squashed
-    along one axis first (`training.data.augment.squashed`: a slanted or resized die's face).
     """
 
     SETS = READER_SETS
 
     def __init__(self, *, upright: bool = False, harsh: bool = False, fresh_crops: bool = False,
                  hard_share: float = 0.08, decoys_by_kind: bool = False, decoy_share: float = 0.0,
-                 far_share: float = 0.0, squash_share: float = 0.0, crop_size: int = READER_SIZE,
-                 **stream: Unpack[StreamSetup]) -> None:
+                 far_share: float = 0.0, crop_size: int = READER_SIZE, **stream: Unpack[StreamSetup]) -> None:
         super().__init__(**stream)
         if not 0.0 <= far_share <= 1.0:
             raise ValueError(f"the far-away share must be between 0 and 1, got {far_share}")
-        if not 0.0 <= squash_share <= 1.0:
-            raise ValueError(f"the squashed share must be between 0 and 1, got {squash_share}")
-        #: Share of photos and scenes squashed along one axis (`training.data.augment.squashed`).
-        self.squash_share = squash_share
         #: Share of crops seen as from far away (`training.data.augment.far_away`).
         self.far_share = far_share
         if crop_size < 16:
@@ -240,7 +233,6 @@ class ReaderStream(_Stream):
         rng = _rng(self.seed)
         look = partial(photometric, harsh=self.harsh)
         far_rng = _rng(self.seed + 7919)  # its own stream: off, every seed trains as before
-        squash_rng = _rng(self.seed + 7927)  # likewise
 
         def tensor(img: np.ndarray) -> np.ndarray:
             if self.far_share and far_rng.random() < self.far_share:
@@ -271,8 +263,6 @@ class ReaderStream(_Stream):
             else:
                 s = self.real_photo(rng)
                 turn = not (self.upright and s.side_below)
-            if self.squash_share and squash_rng.random() < self.squash_share:
-                s = squashed(s, squash_rng)
             pairs = reader_samples(s.image, s.boxes, s.values, rng, die_boxes=s.die_boxes,
                                    exact_boxes=s.exact_boxes, readable=s.readable, side_below=s.side_below,
                                    turn=turn, harsh=self.harsh, decoys=s.decoys,
@@ -449,8 +439,7 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
                  decoys_by_kind: bool = False, decoy_share: float = 0.0, crop_size: int = READER_SIZE,
                  grid: int = 1, anchor: Path | None = None, anchor_weight: float = 1.0, far_share: float = 0.0,
-                 squash_share: float = 0.0, minutes: float | None = None,
-                 **stream: Unpack[StreamOptions]) -> FaceReader:
+                 minutes: float | None = None, **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
     model = FaceReader(contrast=contrast, grid=grid)
     step = _reader_step
@@ -461,8 +450,7 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
         step = partial(_reader_step, anchor=held, anchor_weight=anchor_weight)
     samples = ReaderStream(synth_fraction=synth_fraction, seed=seed, upright=upright, harsh=harsh,
                            fresh_crops=fresh_crops, hard_share=hard_share, decoys_by_kind=decoys_by_kind,
-                           decoy_share=decoy_share, far_share=far_share, squash_share=squash_share,
-                           crop_size=crop_size, **stream)
+                           decoy_share=decoy_share, far_share=far_share, crop_size=crop_size, **stream)
     return fit(model, samples, steps, batch=batch, lr=lr, resume=resume, checkpoint=runs / "reader.pt",
                log_every=100, loss_step=step, device=device, workers=workers, minutes=minutes)
 
@@ -513,9 +501,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--far", type=float, default=0.0, metavar="SHARE",
                    help="reader: this share of crops, dice and not-dice alike, seen as from far away: shrunk "
                         "to 18-34 px, softened and JPEG'd there, enlarged back (default 0)")
-    p.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
-                   help="reader: this share of the photos and rendered scenes crops are cut from squashed "
-                        "along one axis to 0.6-0.95 (a slanted or resized die's face; default 0)")
     p.add_argument("--decoys-by-kind", action="store_true",
                    help="reader: show each rendered scene's decoys kind by kind (numeral dice as often as eyes)")
     p.add_argument("--decoy-share", type=float, default=0.0, metavar="SHARE",
@@ -571,10 +556,6 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--far changes the reader's crops: use it with 'reader'")
     if not 0.0 <= args.far <= 1.0:
         p.error("--far is a share: between 0 and 1")
-    if args.squash and args.what != "reader":
-        p.error("--squash changes the reader's crops: use it with 'reader'")
-    if not 0.0 <= args.squash <= 1.0:
-        p.error("--squash is a share: between 0 and 1")
     if args.pale_pips and not (args.what == "reader" and args.fresh_crops):
         p.error("--pale-pips changes rendered reader crops: use it with 'reader --fresh-crops'")
     if args.anchor is not None and args.what != "reader":
@@ -642,7 +623,7 @@ def main(argv: list[str] | None = None) -> None:
                           workers=args.workers, decoys_by_kind=args.decoys_by_kind,
                           decoy_share=args.decoy_share, crop_size=args.crop_size, grid=args.reader_grid,
                           anchor=args.anchor, anchor_weight=args.anchor_weight, far_share=args.far,
-                          squash_share=args.squash, minutes=args.minutes, **stream)
+                          minutes=args.minutes, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright, crop_size=args.crop_size)
 
 
