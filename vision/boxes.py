@@ -67,6 +67,17 @@ def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(areas(a)[:, None] + areas(b)[None, :] - inter, 1e-6)
 
 
+def overlapping(boxes: np.ndarray, share: float) -> np.ndarray:
+    """(N,) booleans: the box overlaps another of `boxes` by at least `share` of the smaller
+    one's area (boxes without area overlap nothing)."""
+    boxes = as_boxes(boxes)
+    inter = intersections(boxes, boxes)
+    np.fill_diagonal(inter, 0.0)
+    a = areas(boxes)
+    smaller = np.minimum(a[:, None], a[None, :])
+    return ((inter > 0) & (inter >= share * smaller)).any(axis=1)
+
+
 def holding_die(boxes: np.ndarray, wholes: np.ndarray) -> np.ndarray:
     """For each box (N, 4), the index of the whole die of `wholes` (K, 4) it lies on: of
     those holding its centre, the one whose centre is nearest; -1 where none holds it."""

@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import low_on_die, lower_faces, under
+from dicecam.vision.boxes import low_on_die, lower_faces, overlapping, under
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
@@ -208,14 +208,29 @@ class DiceReader:
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
         if count is None:
-            return found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
+            return self._overlaps_asked(found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak))
         return self.select_counted(found, count).dice
 
     def select_counted(self, found: Candidates, count: int) -> CountedDice:
         """The `count` likeliest dice of judged `found` and the kept ones the count left out."""
         if count < 0:
             raise ValueError(f"a throw cannot show {count} dice")
-        return self._counted(found, count)
+        counted = self._counted(found, count)
+        return replace(counted, dice=self._overlaps_asked(counted.dice))
+
+    def _overlaps_asked(self, dice: Dice) -> Dice:
+        """`dice` with each die of a throw (at most `THROW_AT_MOST`) whose box overlaps another's
+        by `ask_overlapping` of the smaller box asked: a throw's dice lie apart, so two such
+        boxes are one die's top and side face or a die and a thing on it (C307, models/HISTORY.md).
+        A heap's dice lean on each other and their boxes overlap: those stay as read."""
+        share = self.settings.ask_overlapping
+        if share is None or not 2 <= len(dice) <= THROW_AT_MOST:
+            return dice
+        asked = overlapping(dice.boxes, share)
+        if not asked.any():
+            return dice
+        return replace(dice, confidences=np.where(asked, np.minimum(dice.confidences, ASKED_AT_MOST),
+                                                  dice.confidences).astype(np.float32))
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

@@ -73,6 +73,11 @@ class ReaderSettings:
     more than `max_face_drop` of its die's height below the die's top (a front face) is
     dropped (None: not used).
 
+    Overlaps: a read of at most a throw's six dice (told the count or not) asks about each
+    die whose box overlaps another's by `ask_overlapping` or more of the smaller box (None:
+    off): a throw's dice lie apart, so such boxes are one die's top and side face, or a die
+    and something on it.
+
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
     under `low_confidence` are shown to players as unsure. A weak peak lowers a die's
@@ -118,6 +123,7 @@ class ReaderSettings:
     max_face_drop: float | None = None
     capped: bool = True
     whole_lifts_peak: float | None = 0.8
+    ask_overlapping: float | None = 0.3
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:

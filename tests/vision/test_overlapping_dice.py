@@ -1,0 +1,128 @@
+"""Two dice of a throw lie apart: where two reported boxes overlap, the player is asked about
+both (`ask_overlapping`, C307 in models/HISTORY.md). A heap's dice lean on each other, and
+theirs stay as read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicecam.vision.boxes import overlapping
+from dicecam.vision.candidates import ASKED_AT_MOST, Candidates
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import paired
+from dicecam.vision.reader import THROW_AT_MOST, DiceReader
+
+#: A roboflow_dice dev throw of two dice whose yellow die is boxed twice, its top face and
+#: its side face, both read as a 6 (the side face 0.92 sure before C307).
+TWICE_BOXED = "dice_318_jpg"
+DIE = [100.0, 100.0, 140.0, 140.0]
+
+
+@pytest.mark.parametrize(("other", "share", "expected"), [
+    ([100, 100, 140, 140], 0.3, True),  # the same box
+    ([120, 110, 150, 150], 0.3, True),  # half of it over the die
+    ([128, 100, 168, 140], 0.3, True),  # 12 of 40 px across: 0.3 of it, just enough
+    ([129, 100, 169, 140], 0.3, False),  # 11 of 40 px: just under
+    ([129, 100, 169, 140], 0.25, True),  # the same, at a lower share
+    ([110, 110, 125, 125], 0.3, True),  # a small box on the die: all of the smaller one
+    ([140, 100, 180, 140], 0.3, False),  # touching, side by side
+    ([200, 200, 240, 240], 0.3, False),  # apart
+])
+def test_overlap_is_measured_against_the_smaller_box(other, share, expected) -> None:
+    boxes = np.array([DIE, other], np.float32)
+    assert overlapping(boxes, share).tolist() == [expected, expected]
+
+
+def test_one_box_or_none_overlaps_nothing() -> None:
+    assert overlapping(np.zeros((0, 4)), 0.3).shape == (0,)
+    assert overlapping(np.array([DIE]), 0.3).tolist() == [False]
+    # A box without area (a line) overlaps nothing, even lying on a die.
+    assert overlapping(np.array([DIE, [110, 110, 110, 130]]), 0.0).tolist() == [False, False]
+
+
+boxes_st = st.lists(st.tuples(st.integers(0, 200), st.integers(0, 200), st.integers(5, 60), st.integers(5, 60)),
+                    min_size=0, max_size=8).map(
+    lambda rows: np.array([[x, y, x + w, y + h] for x, y, w, h in rows], np.float32).reshape(-1, 4))
+
+
+@settings(max_examples=80, deadline=None)
+@given(boxes_st, st.floats(0.05, 1.0), st.integers(-300, 300), st.integers(-300, 300))
+def test_overlaps_come_in_pairs_and_do_not_move_with_the_photo(boxes, share, dx, dy) -> None:
+    out = overlapping(boxes, share)
+    assert out.sum() != 1  # a box overlaps another, which overlaps it
+    shifted = boxes + np.array([dx, dy, dx, dy], np.float32)
+    assert overlapping(shifted, share).tolist() == out.tolist()
+    assert (overlapping(boxes, share / 2) | ~out).all()  # a lower share asks at least as many
+
+
+def _kept(boxes: list[list[float]]) -> Candidates:
+    """Boxes the rules keep, each read plainly (a 6, 0.99) from a full detector peak."""
+    n = len(boxes)
+    return Candidates(np.array(boxes, np.float32), np.full(n, 0.9, np.float32), values=np.full(n, 6),
+                      held=np.full(n, 0.99, np.float32), top=np.full(n, 0.99, np.float32),
+                      not_a_die=np.zeros(n, np.float32), relative=np.ones(n, np.float32), kept=np.ones(n, bool))
+
+
+@pytest.fixture(scope="module")
+def plain_reader() -> DiceReader:
+    """The shipped networks, and no confidence fit over the readings: only the rules' word."""
+    return DiceReader(capped=False)
+
+
+@pytest.fixture(scope="module")
+def unasking_reader() -> DiceReader:
+    return DiceReader(capped=False, ask_overlapping=None)
+
+
+def _throw(n: int, *, overlap: bool) -> list[list[float]]:
+    boxes = [[100.0 + 80 * i, 100.0, 140.0 + 80 * i, 140.0] for i in range(n)]
+    if overlap:
+        boxes[-1] = [boxes[-2][0] + 14, 118.0, boxes[-2][2] + 14, 158.0]  # on the die before it
+    return boxes
+
+
+@pytest.mark.parametrize("count", [None, 2, 5])
+def test_in_a_throw_two_overlapping_dice_are_both_asked(plain_reader, unasking_reader, count) -> None:
+    found = _kept(_throw(5 if count is None else count, overlap=True))
+    dice = plain_reader.select(found, count=count)
+    asked = dice.confidences <= ASKED_AT_MOST
+    assert asked.sum() == 2
+    assert overlapping(dice.boxes, 0.3)[asked].all()
+    assert (dice.confidences[~asked] > 0.9).all()  # the others stay as read
+    assert (unasking_reader.select(found, count=count).confidences > 0.9).all()
+
+
+@pytest.mark.parametrize("count", [None, 3])
+def test_dice_apart_stay_as_read(plain_reader, count) -> None:
+    dice = plain_reader.select(_kept(_throw(3, overlap=False)), count=count)
+    assert (dice.confidences > 0.9).all()
+
+
+def test_a_heap_s_overlapping_dice_stay_as_read(plain_reader) -> None:
+    dice = plain_reader.select(_kept(_throw(THROW_AT_MOST + 1, overlap=True)))
+    assert len(dice) == THROW_AT_MOST + 1
+    assert (dice.confidences > 0.9).all()
+
+
+def test_a_die_boxed_twice_on_a_real_board_is_asked_not_told(shared_datasets) -> None:
+    """The side face of dice_318's yellow die came back as a sure second 6; told the throw's
+    two dice, the reader now asks about both boxes on that die."""
+    photo = next(p for p in read_dataset(shared_datasets / "roboflow_dice", split="dev")
+                 if p.path.name.startswith(TWICE_BOXED))
+    image = load_image(photo.path)
+    for count in (None, len(photo.dice)):
+        before = DiceReader(ask_overlapping=None).read(image, count=count)
+        after = DiceReader().read(image, count=count)
+        np.testing.assert_array_equal(after.boxes, before.boxes)
+        np.testing.assert_array_equal(after.values, before.values)
+        twice = overlapping(before.boxes, 0.3)
+        assert twice.sum() == 2 and (before.confidences[twice] >= 0.7).all()
+        assert (after.confidences[twice] <= ASKED_AT_MOST).all()
+        # What is still reported sure is right.
+        pairs = paired(after.boxes, photo.dice.boxes)
+        sure = after.confidences >= 0.7
+        assert all(pairs[k] >= 0 and after.values[k] == photo.dice.values[pairs[k]] for k in np.flatnonzero(sure))
