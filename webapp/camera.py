@@ -154,8 +154,8 @@ def frame_json(dice: list[dict], width: int, height: int, low: float) -> list[di
     """The reader's dice with boxes as shares of the frame (0..1), and whether each is unsure.
 
     `guess`: the reader gave it at most `ASKED_AT_MOST` confidence, so it was added to
-    reach the count or was nearly left out for another box: the page never takes a throw
-    by itself while one is there.
+    reach the count, was nearly left out for another box, or its box overlaps another die's
+    (`ask_overlapping`): the page never takes a throw by itself while one is there.
     """
     from dicecam.vision.candidates import ASKED_AT_MOST
 
