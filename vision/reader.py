@@ -208,7 +208,8 @@ class DiceReader:
     def select(self, found: Candidates, *, count: int | None = None) -> Dice:
         """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
         if count is None:
-            return self._overlaps_asked(found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak))
+            kept = found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
+            return self._overlaps_asked(kept)
         return self.select_counted(found, count).dice
 
     def select_counted(self, found: Candidates, count: int) -> CountedDice:
