@@ -38,9 +38,6 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
-#: Optional: the reader's and the check's int8 twins (`reader.int8.onnx`), run in their
-#: place where present (`int8`); made by `training.learn.quantize`.
-INT8_SUFFIX = ".int8.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -69,15 +66,10 @@ class DiceReader:
         searcher = (DieDetector(session(search, threads), self.settings)
                     if self.settings.search_network and search.is_file() else None)
         self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher)
-        self.face = FaceReader(session(self._network(folder, READER_FILE), threads), self.settings)
-        check = self._network(folder, WHOLE_DIE_FILE)
+        self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
+        check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
-
-    def _network(self, folder: Path, name: str) -> Path:
-        """The file of network `name` in `folder` that runs: its int8 twin where the folder has one and `int8` is on."""
-        quantized = folder / name.replace(".onnx", INT8_SUFFIX)
-        return quantized if self.settings.int8 and quantized.is_file() else folder / name
 
     @property
     def min_score(self) -> float:

@@ -78,10 +78,6 @@ class ReaderSettings:
     off): a throw's dice lie apart, so such boxes are one die's top and side face, or a die
     and something on it.
 
-    Networks: where the models folder holds int8 files of the reader and the whole-die check
-    (`reader.int8.onnx`, `whole_die.int8.onnx`), they run in place of the float ones unless
-    `int8` is off (about twice as fast over a cluttered photo's hundred crops: C308).
-
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
     under `low_confidence` are shown to players as unsure. A weak peak lowers a die's
@@ -128,7 +124,6 @@ class ReaderSettings:
     capped: bool = True
     whole_lifts_peak: float | None = 0.8
     ask_overlapping: float | None = 0.3
-    int8: bool = True
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:
