@@ -230,8 +230,8 @@ class DiceReader:
         asked = overlapping(dice.boxes, share)
         if not asked.any():
             return dice
-        return replace(dice, confidences=np.where(asked, np.minimum(dice.confidences, ASKED_AT_MOST),
-                                                  dice.confidences).astype(np.float32))
+        # Dice casts the confidences to float32 itself.
+        return replace(dice, confidences=np.where(asked, np.minimum(dice.confidences, ASKED_AT_MOST), dice.confidences))
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""
