@@ -54,11 +54,13 @@ class DieDetector:
         source, own = photo.for_scale(scale, keep=2.0)
         small = shrink(source, scale / own)
         passes = [self._detect_at(small, scale, image.shape, min_score=self.weak_score)]
+        photo.looked += _pixels(small)
         if not self._found_small(passes[0], scale):
             half = cv2.resize(small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
                               interpolation=cv2.INTER_AREA)
             passes.append(self._detect_at(half, scale * half.shape[1] / small.shape[1], image.shape,
                                           min_size=20.0, min_score=self.weak_score))
+            photo.looked += _pixels(half)
         boxes = np.concatenate([p.boxes for p in passes])
         scores = np.concatenate([p.scores for p in passes])
         strong = scores >= self.min_score
@@ -121,12 +123,17 @@ class DieDetector:
             return Candidates.empty()
         return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
 
-    def look_at_own_size(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
+    def look_at_own_size(self, photo: Halvings, found: Candidates, max_side: int, *,
+                         budget: float | None = None) -> Candidates:
         """Boxes one pass over the whole photo at its own size finds apart from `found`, weak
-        peaks included; empty where its long side is over `max_side` pixels (too costly) or
-        no more than the detector's input side (the first look saw it at that size already)."""
+        peaks included; empty where its long side is over `max_side` pixels (too costly), no
+        more than the detector's input side (the first look saw it at that size already), or
+        where the passes so far and this one would look at more than `budget` first looks'
+        pixels (a photo whose first look already looked closer has spent its time)."""
         h, w = photo.photo.shape[:2]
         if not self.input_side < max(h, w) <= max_side:
+            return Candidates.empty()
+        if budget is not None and photo.looked + h * w > budget * self.input_side ** 2:
             return Candidates.empty()
         return self._beside(self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score), found)
 
@@ -239,11 +246,16 @@ class DieDetector:
         source, own = photo.for_scale(zscale)
         x0, y0, x1, y1 = (round(v * own) for v in window)  # the window, in `source`'s pixels
         part = source[y0:y1, x0:x1]
-        look = self._detect_at(shrink(part, zscale / own, averaged=own < 1), zscale / own, part.shape,
-                               min_score=min_score)
+        enlarged = shrink(part, zscale / own, averaged=own < 1)
+        look = self._detect_at(enlarged, zscale / own, part.shape, min_score=min_score)
+        photo.looked += _pixels(enlarged)
         shift = np.array([x0, y0, x0, y0], np.float32)
         return replace(look, boxes=(look.boxes + shift) / own, wholes=(look.wholes + shift) / own,
                        sides_scale=zscale, sides_shift=(x0 * zscale / own, y0 * zscale / own))
+
+
+def _pixels(image: np.ndarray) -> int:
+    return image.shape[0] * image.shape[1]
 
 
 @dataclass(frozen=True)

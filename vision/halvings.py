@@ -18,6 +18,9 @@ class Halvings:
     def __init__(self, image: np.ndarray, *, min_side: int = 64) -> None:
         self._levels = [image]
         self.min_side = min_side
+        #: Pixels the detector's passes over this photo have looked at so far: what its
+        #: time goes with, and what an optional further look is budgeted against.
+        self.looked = 0
 
     @property
     def photo(self) -> np.ndarray:

@@ -27,12 +27,13 @@ class ReaderSettings:
     are much smaller than the boxes it was sized by (tokens beside a throw). With
     `count_look_by_dice`, a throw whose count the rules do not fill gets that look around
     its kept dice (where they are small for the detector) before the whole photo is searched.
-    Without a count, with `free_look_side` set (640: C301), a photo of at most that many
-    pixels whose rules keep a throw's 1-6 dice is looked at once more at its own size (a
-    larger photo gets none, it would cost too much): the dice only that look finds are
-    reported unsure, and none under a kept die where its front face would be. It is off
-    (None) by default: it reads more throws, but costs 10-18 ms on a 640 px photo, and on
-    real game-table photos whose first look takes 40 ms that goes over the 50 ms budget.
+    Without a count, a photo of at most `free_look_side` pixels (None: none) whose rules
+    keep a throw's 1-6 dice is looked at once more at its own size (a larger photo gets
+    none, it would cost too much): the dice only that look finds are reported unsure, and
+    none under a kept die where its front face would be. The look costs 10-18 ms on a 640 px
+    photo; one whose passes so far and the look would look at more than `free_look_budget`
+    times the first look's pixels (None: no limit) gets none, as a game-table photo whose
+    closer look already took its time would go over 50 ms (C301, C312: models/HISTORY.md).
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
@@ -87,7 +88,8 @@ class ReaderSettings:
     min_score: float | None = None
     weak_score: float | None = 0.3
     weak_sure: float = 0.8
-    free_look_side: int | None = None
+    free_look_side: int | None = 640
+    free_look_budget: float | None = 4.0
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024

@@ -1,6 +1,6 @@
-"""Without a count and with `free_look_side` set, a throw's photo gets one more look at its
-own size: the dice only it finds are reported unsure, and the first look's dice stay exactly
-as they were. (Off by default: see `ReaderSettings`.)"""
+"""Without a count, a throw's photo of at most `free_look_side` pixels gets one more look at
+its own size, where its first look has not spent `free_look_budget` already: the dice only it
+finds are reported unsure, and the first look's dice stay exactly as they were."""
 
 from __future__ import annotations
 
@@ -31,8 +31,10 @@ def first_look_only() -> DiceReader:
 
 @pytest.fixture(scope="module")
 def looking() -> DiceReader:
-    """The reader with C301's look (`free_look_side` 640)."""
-    return DiceReader(free_look_side=640)
+    """The shipped reader: C301's look (`free_look_side` 640) within C312's budget."""
+    reader = DiceReader()
+    assert reader.settings.free_look_side == 640 and reader.settings.free_look_budget is not None
+    return reader
 
 
 @pytest.fixture(scope="module")
@@ -152,3 +154,58 @@ def test_the_look_is_at_the_photo_s_own_size_where_that_is_closer_and_affordable
     assert bool(passes) == looks
     if looks:
         assert max(passes[0][:2]) == long
+
+
+def _passes(reader: DiceReader, monkeypatch) -> list[tuple[int, ...]]:
+    """The shapes of the detector's inputs from here on."""
+    passes: list[tuple[int, ...]] = []
+    detect = reader.detector._detect_at
+
+    def counted(small, *args, **kwargs):
+        passes.append(small.shape)
+        return detect(small, *args, **kwargs)
+
+    monkeypatch.setattr(reader.detector, "_detect_at", counted)
+    return passes
+
+
+@pytest.mark.parametrize(("looked", "budget", "looks"), [
+    (0, None, True),
+    (0, 4.0, True),  # 640x480 is 1.17 first looks
+    (262_144, 4.0, True),  # after a first look at 512 px
+    (2 * 262_144, 4.0, True),
+    (int(2.84 * 262_144), 4.0, False),  # with the look, over four first looks
+    (10 * 262_144, None, True),
+])
+def test_the_look_is_made_only_within_its_budget(reader, looked, budget, looks, monkeypatch) -> None:
+    assert reader.detector.input_side == 512  # the sizes above are this detector's
+    photo = Halvings(np.full((480, 640, 3), 200, np.uint8))
+    photo.looked = looked
+    passes = _passes(reader, monkeypatch)
+    reader.detector.look_at_own_size(photo, Candidates.empty(), 640, budget=budget)
+    assert bool(passes) == looks
+    assert photo.looked == looked + (640 * 480 if looks else 0)
+
+
+@pytest.mark.parametrize("photo", PHOTOS[:4], ids=lambda p: p.image)
+def test_the_photo_tallies_every_detector_pass(reader, photo, monkeypatch) -> None:
+    image = load_image(photo.path)
+    halvings = Halvings(image)
+    passes = _passes(reader, monkeypatch)
+    reader.detector.find(halvings)
+    assert passes and halvings.looked == sum(h * w for h, w, *_ in passes)
+
+
+def test_a_photo_whose_closer_look_took_its_time_gets_no_look(looking, monkeypatch, shared_datasets) -> None:
+    # dice_301: a Catan throw of two whose first look enlarges 1,024 px of the photo: with the
+    # own-size look it took 60-66 ms on 2 cores (C301); within the budget, none.
+    photo = next(p for p in read_dataset(shared_datasets / "roboflow_dice", split="dev")
+                 if p.path.name.startswith("dice_301_jpg"))
+    image = load_image(photo.path)
+    assert len(looking.select(looking.candidates(image))) in range(1, THROW_AT_MOST + 1)
+    passes = _passes(looking, monkeypatch)
+    looking.candidates(image)
+    first = list(passes)
+    looking.read(image)
+    assert sum(h * w for h, w, *_ in first) > 4.0 * looking.detector.input_side ** 2 - image.size // 3
+    assert passes == first + first  # read made the first look's passes and nothing more
