@@ -26,12 +26,15 @@ def crops(reader):
 def _counting(reader: DiceReader) -> list[int]:
     """Record the batch size of every run of `reader`'s face reader."""
     sizes: list[int] = []
-    run = reader.face.session.run
+    session = reader.face.session
 
     class Counting:
         def run(self, names, feed):
             sizes.append(len(feed["crops"]))
-            return run(names, feed)
+            return session.run(names, feed)
+
+        def get_modelmeta(self):
+            return session.get_modelmeta()
 
     reader.face.session = Counting()
     return sizes
