@@ -142,14 +142,7 @@ def test_told_a_count_the_setting_changes_nothing(looking, first_look_only, miss
 def test_the_look_is_at_the_photo_s_own_size_where_that_is_closer_and_affordable(
         reader, long, side, looks, monkeypatch) -> None:
     image = np.full((long * 3 // 4, long, 3), 200, np.uint8)
-    passes: list[tuple[int, ...]] = []
-    detect = reader.detector._detect_at
-
-    def counted(small, *args, **kwargs):
-        passes.append(small.shape)
-        return detect(small, *args, **kwargs)
-
-    monkeypatch.setattr(reader.detector, "_detect_at", counted)
+    passes = _passes(reader, monkeypatch)
     reader.detector.look_at_own_size(Halvings(image), Candidates.empty(), side)
     assert bool(passes) == looks
     if looks:
