@@ -28,6 +28,8 @@ class _Traffic:
         self._lock = threading.Lock()
         self._busy = 0
         self._local = threading.local()
+        #: Whether other processes that read photos share this one's cores (`share_cores`).
+        self.shared = False
 
     @contextmanager
     def busy(self) -> Iterator[None]:
@@ -46,11 +48,20 @@ class _Traffic:
                     self._busy -= 1
 
     def alone(self) -> bool:
-        """Whether no other thread has work in flight (the caller's own counted)."""
-        return self._busy <= 1
+        """Whether no other thread has work in flight (the caller's own counted), in a
+        process whose cores are its own."""
+        return not self.shared and self._busy <= 1
 
 
 _TRAFFIC = _Traffic()
+
+
+def share_cores(shared: bool = True) -> None:
+    """Say that other processes reading photos share this process's cores (a server's
+    worker processes): its networks' workers then never spin, since what one process
+    cannot see, another's read, would wait for them (two processes reading at once took
+    65% longer spinning, models/HISTORY.md C311)."""
+    _TRAFFIC.shared = shared
 
 
 def busy() -> AbstractContextManager[None]:

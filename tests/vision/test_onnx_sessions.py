@@ -95,3 +95,14 @@ def test_runs_within_one_read_are_alone_and_beside_another_thread_s_read_are_not
         thread.join(10)
         assert onnx._TRAFFIC.alone()
     assert onnx._TRAFFIC.alone()
+
+
+def test_a_process_that_shares_its_cores_never_spins() -> None:
+    try:
+        onnx.share_cores()
+        with onnx.busy():
+            assert not onnx._TRAFFIC.alone()
+    finally:
+        onnx.share_cores(False)
+    with onnx.busy():
+        assert onnx._TRAFFIC.alone()
