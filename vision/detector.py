@@ -6,11 +6,12 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+import onnxruntime as ort
 
 from dicecam.vision.boxes import centres, whole_die_of
 from dicecam.vision.candidates import Candidates
 from dicecam.vision.halvings import Halvings
-from dicecam.vision.onnx import Network, Runs, metadata
+from dicecam.vision.onnx import metadata
 from dicecam.vision.peaks import apart_from, centre_peaks, drop_nested, suppress_duplicates
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import typical_side
@@ -19,10 +20,10 @@ from dicecam.vision.sizes import typical_side
 class DieDetector:
     """Finds the top faces of dice in a photo; its input contract travels in the ONNX file."""
 
-    def __init__(self, session: Network, settings: ReaderSettings, *,
+    def __init__(self, session: ort.InferenceSession, settings: ReaderSettings, *,
                  searcher: DieDetector | None = None) -> None:
         """`searcher`: the network that makes the count's search (`search`), else this one."""
-        self.session: Runs = session
+        self.session = session
         self.searcher = searcher
         self.input_side = int(metadata(session, "input_side", 512))
         self.stride = int(metadata(session, "stride", 4))

@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+import onnxruntime as ort
 
 from dicecam.vision.candidates import Candidates
 from dicecam.vision.detections import Die
 from dicecam.vision.halvings import Halvings
-from dicecam.vision.onnx import Network, Runs, metadata
+from dicecam.vision.onnx import metadata
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import grown_to, longer_sides, relative_sides, typical_side
 
@@ -63,8 +64,8 @@ class CropReadings:
 class FaceReader:
     """Reads the face each box frames; its crop contract (scale, size, classes) travels in the ONNX file."""
 
-    def __init__(self, session: Network, settings: ReaderSettings) -> None:
-        self.session: Runs = session
+    def __init__(self, session: ort.InferenceSession, settings: ReaderSettings) -> None:
+        self.session = session
         self.crop_scale = metadata(session, "crop_scale", 1.35)
         self.crop_size = int(metadata(session, "crop_size", 48))
         self.not_a_die = int(metadata(session, "not_a_die_class", 6))

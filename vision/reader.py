@@ -25,7 +25,7 @@ from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
-from dicecam.vision.onnx import busy, session
+from dicecam.vision.onnx import session
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import typical_side
 from dicecam.vision.whole_die import WholeDieCheck
@@ -93,8 +93,7 @@ class DiceReader:
         player is asked about them. Without a count, a throw's photo gets one more look
         (`uncounted`) whose dice are marked unsure.
         """
-        with busy():
-            found = self.uncounted(image) if count is None else self.counted(image, count, search=search)
+        found = self.uncounted(image) if count is None else self.counted(image, count, search=search)
         return self.select(found, count=count)
 
     def uncounted(self, image: np.ndarray) -> Candidates:
@@ -128,9 +127,7 @@ class DiceReader:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count
         left out: a photo with more dice in it than the throw (dice set aside, another
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
-        with busy():
-            found = self.counted(image, count, search=search)
-        return self.select_counted(found, count)
+        return self.select_counted(self.counted(image, count, search=search), count)
 
     def counted(self, image: np.ndarray, count: int, *, search: bool = True) -> Candidates:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses

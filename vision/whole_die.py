@@ -12,9 +12,10 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import onnxruntime as ort
 
 from dicecam.vision.candidates import Candidates, filled
-from dicecam.vision.onnx import Network, Runs, metadata
+from dicecam.vision.onnx import metadata
 
 
 def context_crops(image: np.ndarray, boxes: np.ndarray, *, size: int = 40, context: float = 2.0,
@@ -42,9 +43,8 @@ def as_input(crops: np.ndarray) -> np.ndarray:
 class WholeDieCheck:
     """Gives boxes the probability that they frame a die; its crop contract travels in the ONNX file."""
 
-    def __init__(self, session: Network) -> None:
-        self.session: Runs = session
-        self.input_name = session.get_inputs()[0].name
+    def __init__(self, session: ort.InferenceSession) -> None:
+        self.session = session
         self.size = int(metadata(session, "crop_size", 40))
         self.context = metadata(session, "context", 2.0)
         self.lift = metadata(session, "lift", 0.0)
@@ -59,7 +59,7 @@ class WholeDieCheck:
 
     def logits(self, crops: np.ndarray) -> np.ndarray:
         """The network's logits (N,) for crops already cut and made ready (`as_input`)."""
-        return self.session.run(None, {self.input_name: crops})[0].reshape(-1)
+        return self.session.run(None, {self.session.get_inputs()[0].name: crops})[0].reshape(-1)
 
     def look(self, image: np.ndarray, judged: Candidates, *, also: np.ndarray | None = None) -> Candidates:
         """`judged` with `whole` set for the boxes its rules keep and the boxes marked in

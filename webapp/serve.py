@@ -360,9 +360,6 @@ def serve_workers(
     url = public_url(host, bound_port, https)
 
     def start(index: int, ready) -> int:
-        from dicecam.vision.onnx import share_cores
-
-        share_cores()  # the workers read photos side by side on the same cores
         worker_app = create_app(config)
         announce(worker_app, host, url)
         server = make_server(worker_app, host, bound_port, certificate=certificate, reuse_port=True)
