@@ -200,5 +200,6 @@ def test_a_photo_whose_closer_look_took_its_time_gets_no_look(looking, monkeypat
     looking.candidates(image)
     first = list(passes)
     looking.read(image)
-    assert sum(h * w for h, w, *_ in first) > 4.0 * looking.detector.input_side ** 2 - image.size // 3
+    budget = looking.settings.free_look_budget * looking.detector.input_side ** 2
+    assert sum(h * w for h, w, *_ in first) > budget - image.size // 3  # the look would overspend
     assert passes == first + first  # read made the first look's passes and nothing more
