@@ -122,6 +122,16 @@ class FaceReader:
             out[i] = square_crop(image, cx, cy, side, self.crop_size).transpose(2, 0, 1)
         return out * np.float32(1 / 255)
 
+    def top_crops(self, image: np.ndarray, boxes: np.ndarray, share: float) -> np.ndarray:
+        """Reader inputs of each box's upper `share` (0-1] of its height, grown by `crop_scale`
+        and stretched square: where a die seen from low down shows its top face."""
+        out = np.empty((len(boxes), 3, self.crop_size, self.crop_size), np.float32)
+        for i, (x0, y0, x1, y1) in enumerate(boxes):
+            height = (y1 - y0) * share
+            out[i] = rect_crop(image, (x0 + x1) / 2, y0 + height / 2, (x1 - x0) * self.crop_scale,
+                               height * self.crop_scale, self.crop_size).transpose(2, 0, 1)
+        return out * np.float32(1 / 255)
+
     def crop_source(self, photo: Halvings, boxes: np.ndarray) -> tuple[np.ndarray, float]:
         """The photo to cut crops from, and its scale: halved while crops still shrink 1.5x.
 
@@ -231,13 +241,19 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 def square_crop(image: np.ndarray, cx: float, cy: float, side: float, out: int) -> np.ndarray:
     """`side`-pixel square around (cx, cy), edge pixels repeated outside the photo, resized to `out`."""
+    return rect_crop(image, cx, cy, side, side, out)
+
+
+def rect_crop(image: np.ndarray, cx: float, cy: float, width: float, height: float, out: int) -> np.ndarray:
+    """`width` x `height` pixels around (cx, cy), edge pixels repeated outside the photo,
+    stretched to an `out`-pixel square."""
     h, w = image.shape[:2]
-    half = max(side, 2.0) / 2
-    x0, y0 = round(cx - half), round(cy - half)
-    x1, y1 = round(cx + half), round(cy + half)
+    half_w, half_h = max(width, 2.0) / 2, max(height, 2.0) / 2
+    x0, y0 = round(cx - half_w), round(cy - half_h)
+    x1, y1 = round(cx + half_w), round(cy + half_h)
     roi = image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
     pad = (max(0, -y0), max(0, y1 - h), max(0, -x0), max(0, x1 - w))
     if any(pad):
         roi = cv2.copyMakeBorder(roi, *pad, cv2.BORDER_REPLICATE)
-    interp = cv2.INTER_AREA if roi.shape[0] > out else cv2.INTER_LINEAR
+    interp = cv2.INTER_AREA if max(roi.shape[:2]) > out else cv2.INTER_LINEAR
     return cv2.resize(roi, (out, out), interpolation=interp)

@@ -94,7 +94,7 @@ class DiceReader:
         (`uncounted`) whose dice are marked unsure.
         """
         found = self.uncounted(image) if count is None else self.counted(image, count, search=search)
-        return self.select(found, count=count)
+        return self._top_looked(image, self.select(found, count=count))
 
     def uncounted(self, image: np.ndarray) -> Candidates:
         """The judged candidates `read(image)` reports without a count: `candidates`, and
@@ -127,7 +127,8 @@ class DiceReader:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count
         left out: a photo with more dice in it than the throw (dice set aside, another
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
-        return self.select_counted(self.counted(image, count, search=search), count)
+        counted = self.select_counted(self.counted(image, count, search=search), count)
+        return replace(counted, dice=self._top_looked(image, counted.dice))
 
     def counted(self, image: np.ndarray, count: int, *, search: bool = True) -> Candidates:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses
@@ -232,6 +233,25 @@ class DiceReader:
             return dice
         # Dice casts the confidences to float32 itself.
         return replace(dice, confidences=np.where(asked, np.minimum(dice.confidences, ASKED_AT_MOST), dice.confidences))
+
+    def _top_looked(self, image: np.ndarray, dice: Dice) -> Dice:
+        """`dice` of a throw (at most `THROW_AT_MOST`) with each die the upper part of its box
+        reads otherwise, surely, taking that value, asked (see `ReaderSettings`, top look).
+
+        A throw seen from low down is boxed die by die, top and front face together; the
+        reader reads a box's centre, which there is the front face (C313, models/HISTORY.md).
+        A heap's boxes have other dice above them, so heaps stay as read.
+        """
+        share = self.settings.top_look_share
+        if share is None or not 1 <= len(dice) <= THROW_AT_MOST:
+            return dice
+        faces = self.face.classify(self.face.top_crops(_as_bgr(image), dice.boxes, share))[:, : self.face.not_a_die]
+        values = faces.argmax(axis=1) + 1
+        moved = (values != dice.values) & (faces.max(axis=1) >= self.settings.top_look_sure)
+        if not moved.any():
+            return dice
+        return replace(dice, values=np.where(moved, values, dice.values),
+                       confidences=np.where(moved, np.minimum(dice.confidences, ASKED_AT_MOST), dice.confidences))
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

@@ -79,6 +79,13 @@ class ReaderSettings:
     off): a throw's dice lie apart, so such boxes are one die's top and side face, or a die
     and something on it.
 
+    Top look: each die of such a read is read once more from the upper `top_look_share` of
+    its box (None: off, the default), stretched square; where that read names another value
+    with probability `top_look_sure` or more, the die takes it and is asked. A die seen from
+    low down is boxed whole, top and front face, and its centre is read as the front face's
+    value; its top face is the box's upper part. Off by default: it rights a few such dice
+    but failed its rule on train (C313: models/HISTORY.md).
+
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
     under `low_confidence` are shown to players as unsure. A weak peak lowers a die's
@@ -126,6 +133,8 @@ class ReaderSettings:
     capped: bool = True
     whole_lifts_peak: float | None = 0.8
     ask_overlapping: float | None = 0.3
+    top_look_share: float | None = None
+    top_look_sure: float = 0.8
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:
