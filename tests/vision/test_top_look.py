@@ -110,7 +110,12 @@ def test_a_heap_is_not_looked_at_again(looking, monkeypatch) -> None:
     heap = next(p for p in PHOTOS if len(p.dice) > THROW_AT_MOST)
     looked: list[np.ndarray] = []
     crops = looking.face.top_crops
-    monkeypatch.setattr(looking.face, "top_crops", lambda image, boxes, share: looked.append(boxes) or crops(image, boxes, share))
+
+    def top_crops(image: np.ndarray, boxes: np.ndarray, share: float) -> np.ndarray:
+        looked.append(boxes)
+        return crops(image, boxes, share)
+
+    monkeypatch.setattr(looking.face, "top_crops", top_crops)
     dice = looking.read(load_image(heap.path))
     assert len(dice) > THROW_AT_MOST and not looked
     looking.read(load_image(next(p for p in PHOTOS if 1 <= len(p.dice) <= THROW_AT_MOST).path))
