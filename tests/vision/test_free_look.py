@@ -10,7 +10,6 @@ from test_samples import PHOTOS
 
 from dicecam.vision.boxes import under
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates
-from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.metrics import score_photo
@@ -38,11 +37,8 @@ def looking() -> DiceReader:
 
 
 @pytest.fixture(scope="module")
-def missed_second_dice(shared_datasets):
-    photos = [p for p in read_dataset(shared_datasets / "roboflow_dice", split="dev")
-              if p.path.name.startswith(SECOND_DIE_MISSED)]
-    assert len(photos) == len(SECOND_DIE_MISSED)
-    return photos
+def missed_second_dice(roboflow_photos):
+    return roboflow_photos("dev", *SECOND_DIE_MISSED)
 
 
 @pytest.mark.parametrize(("box", "expected"), [
@@ -101,9 +97,8 @@ def test_the_look_adds_dice_and_changes_none_of_the_first_look_s(looking, first_
     assert_only_adds(looking, first_look_only, load_image(photo.path))
 
 
-def test_a_die_the_first_look_kept_is_not_judged_again(looking, first_look_only, shared_datasets) -> None:
-    photo = next(p for p in read_dataset(shared_datasets / "roboflow_dice", split="train")
-                 if p.path.name.startswith(JUDGED_AGAIN))
+def test_a_die_the_first_look_kept_is_not_judged_again(looking, first_look_only, roboflow_photos) -> None:
+    photo, = roboflow_photos("train", JUDGED_AGAIN)
     image = load_image(photo.path)
     assert len(looking.read(image)) > len(first_look_only.read(image))  # the look adds a box here
     assert_only_adds(looking, first_look_only, image)
@@ -189,11 +184,10 @@ def test_the_photo_tallies_every_detector_pass(reader, photo, monkeypatch) -> No
     assert passes and halvings.looked == sum(h * w for h, w, *_ in passes)
 
 
-def test_a_photo_whose_closer_look_took_its_time_gets_no_look(looking, monkeypatch, shared_datasets) -> None:
+def test_a_photo_whose_closer_look_took_its_time_gets_no_look(looking, monkeypatch, roboflow_photos) -> None:
     # dice_301: a Catan throw of two whose first look enlarges 1,024 px of the photo: with the
     # own-size look it took 60-66 ms on 2 cores (C301); within the budget, none.
-    photo = next(p for p in read_dataset(shared_datasets / "roboflow_dice", split="dev")
-                 if p.path.name.startswith("dice_301_jpg"))
+    photo, = roboflow_photos("dev", "dice_301_jpg")
     image = load_image(photo.path)
     assert len(looking.select(looking.candidates(image))) in range(1, THROW_AT_MOST + 1)
     passes = _passes(looking, monkeypatch)

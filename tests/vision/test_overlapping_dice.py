@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from dicecam.vision.boxes import overlapping
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates
-from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import paired
 from dicecam.vision.reader import THROW_AT_MOST, DiceReader
@@ -108,11 +107,10 @@ def test_a_heap_s_overlapping_dice_stay_as_read(plain_reader) -> None:
     assert (dice.confidences > 0.9).all()
 
 
-def test_a_die_boxed_twice_on_a_real_board_is_asked_not_told(shared_datasets) -> None:
+def test_a_die_boxed_twice_on_a_real_board_is_asked_not_told(roboflow_photos) -> None:
     """The side face of dice_318's yellow die came back as a sure second 6; told the throw's
     two dice, the reader now asks about both boxes on that die."""
-    photo = next(p for p in read_dataset(shared_datasets / "roboflow_dice", split="dev")
-                 if p.path.name.startswith(TWICE_BOXED))
+    photo, = roboflow_photos("dev", TWICE_BOXED)
     image = load_image(photo.path)
     unasking, asking = DiceReader(ask_overlapping=None), DiceReader()
     for count in (None, len(photo.dice)):

@@ -10,7 +10,6 @@ import pytest
 from test_samples import PHOTOS
 
 from dicecam.vision.candidates import ASKED_AT_MOST
-from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.face_reader import rect_crop, square_crop
 from dicecam.vision.metrics import score_photo
@@ -38,11 +37,8 @@ def centre_only() -> DiceReader:
 
 
 @pytest.fixture(scope="module")
-def low_views(shared_datasets):
-    photos = [p for p in read_dataset(shared_datasets / "roboflow_dice", split="dev")
-              if p.path.name.startswith(FRONT_FACE_READ)]
-    assert len(photos) == len(FRONT_FACE_READ)
-    return photos
+def low_views(roboflow_photos):
+    return roboflow_photos("dev", *FRONT_FACE_READ)
 
 
 def test_a_rect_crop_stretches_the_upper_part_square() -> None:
