@@ -14,6 +14,11 @@ from dicecam.vision.detections import Dice
 ASKED_AT_MOST = 0.5
 
 
+def ask_about(confidences: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """`confidences` with those under `mask` lowered to at most `ASKED_AT_MOST`: dice the page asks about."""
+    return np.where(mask, np.minimum(confidences, ASKED_AT_MOST), confidences)
+
+
 def _rows(n: int, dtype=np.float32) -> np.ndarray:
     return np.zeros(n, dtype)
 
@@ -114,7 +119,7 @@ class Candidates:
             chance = fit.probability(held, self.scores, filled(self.relative, "relative"), self.not_a_die)
             conf = np.minimum(conf, chance)
         if self.asked is not None:
-            conf = np.where(self.asked, np.minimum(conf, ASKED_AT_MOST), conf).astype(np.float32)
+            conf = ask_about(conf, self.asked).astype(np.float32)
         return conf
 
     def likelihood(self, fit: ConfidenceFit | None = None, *, whole_lifts_peak: float | None = None) -> np.ndarray:

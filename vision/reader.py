@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from dicecam.vision.boxes import low_on_die, lower_faces, overlapping, under
-from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, filled
+from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, ask_about, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
@@ -232,7 +232,7 @@ class DiceReader:
         if not asked.any():
             return dice
         # Dice casts the confidences to float32 itself.
-        return replace(dice, confidences=np.where(asked, np.minimum(dice.confidences, ASKED_AT_MOST), dice.confidences))
+        return replace(dice, confidences=ask_about(dice.confidences, asked))
 
     def _top_looked(self, image: np.ndarray, dice: Dice) -> Dice:
         """`dice` of a throw (at most `THROW_AT_MOST`) with each die the upper part of its box
@@ -251,7 +251,7 @@ class DiceReader:
         if not moved.any():
             return dice
         return replace(dice, values=np.where(moved, values, dice.values),
-                       confidences=np.where(moved, np.minimum(dice.confidences, ASKED_AT_MOST), dice.confidences))
+                       confidences=ask_about(dice.confidences, moved))
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""
