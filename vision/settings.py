@@ -11,7 +11,7 @@ from dicecam.vision.detections import UNSURE_BELOW
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """How the reader decides; the defaults were chosen on the train photos (models/README.md).
+    """How the reader decides; the defaults were chosen on the train photos (docs/READING.md).
 
     Detection: `min_score` is the detector's peak threshold (None: the one stored in the
     detector file, chosen for that network); a weak peak, from `weak_score` up to
