@@ -44,7 +44,7 @@ from dicecam.vision.reader import DETECTOR_FILE, READER_FILE, WHOLE_DIE_FILE, Di
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("DICECAM_DATASETS", ROOT.parent / "shared" / "datasets"))
 SETS = ("roboflow_dice", "byler_d6", "matteop65_wood", "chase_dji")
-#: The rendered decoys a pip reader is most often sure of (models/README.md, "Game tables").
+#: The rendered decoys a pip reader is most often sure of (models/README.md, "How it holds up on other photos").
 WORST_DECOYS = ("numeral_d6", "numeral_die", "domino")
 
 
