@@ -21,13 +21,10 @@ class DieDetector:
     """Finds the top faces of dice in a photo; its input contract travels in the ONNX file."""
 
     def __init__(self, session: ort.InferenceSession, settings: ReaderSettings, *,
-                 searcher: DieDetector | None = None, enlarging: ort.InferenceSession | None = None) -> None:
-        """`searcher`: the network that makes the count's search (`search`), else this one.
-        `enlarging`: this network with a 2x enlargement of its input built in (`search_x2.onnx`),
-        used for the passes that enlarge a part of the photo exactly 2x (`_closer`)."""
+                 searcher: DieDetector | None = None) -> None:
+        """`searcher`: the network that makes the count's search (`search`), else this one."""
         self.session = session
         self.searcher = searcher
-        self.enlarging = enlarging
         self.input_side = int(metadata(session, "input_side", 512))
         self.stride = int(metadata(session, "stride", 4))
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
@@ -167,18 +164,16 @@ class DieDetector:
         return whole_die_of(boxes, wholes[strong][keep])
 
     def _detect_at(self, small: np.ndarray, scale: float, shape: tuple[int, ...], *,
-                   min_size: float = 0.0, min_score: float | None = None, built_in: int = 1) -> _Look:
+                   min_size: float = 0.0, min_score: float | None = None) -> _Look:
         """Boxes and scores from one pass over `small`, the photo (of `shape`) resized by `scale`
         (and the whole dice, where the detector boxes them).
 
         Boxes smaller than `min_size` pixels (as the detector saw them) or weaker than
-        `min_score` (default: the detector's threshold) are left out. `built_in` 2: `small` is
-        the photo resized by `scale / 2`, and `enlarging` (which enlarges it 2x) makes the pass.
+        `min_score` (default: the detector's threshold) are left out.
         """
         h, w = shape[:2]
         sh, sw = small.shape[:2]
-        multiple = 32 // built_in
-        ph, pw = -(-sh // multiple) * multiple, -(-sw // multiple) * multiple
+        ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
         x = np.empty((1, 3, ph, pw), np.float32)
         x[0, :, sh:, :] = 0.0  # only the padding to a multiple of 32 needs zeros
         x[0, :, :sh, sw:] = 0.0
@@ -186,8 +181,7 @@ class DieDetector:
         # converted and scaled in one pass: the same float32 product as converting, then scaling.
         for channel, plane in enumerate(cv2.split(small)):
             np.multiply(plane, _BYTE, out=x[0, channel, :sh, :sw])
-        session = self.session if built_in == 1 else self.enlarging
-        maps = session.run(None, {"image": x})[0][0]
+        maps = self.session.run(None, {"image": x})[0][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         ys, xs, scores = centre_peaks(heat, min_score=self.min_score if min_score is None else min_score)
         off = 1.0 / (1.0 + np.exp(-maps[3:5, ys, xs]))
@@ -252,24 +246,12 @@ class DieDetector:
         source, own = photo.for_scale(zscale)
         x0, y0, x1, y1 = (round(v * own) for v in window)  # the window, in `source`'s pixels
         part = source[y0:y1, x0:x1]
-        if self._enlarges_in_network(part, zscale / own):
-            # The same pass without the 2x image: the network enlarges as it reads (C321).
-            look = self._detect_at(part, zscale / own, part.shape, min_score=min_score, built_in=2)
-            photo.looked += 4 * _pixels(part)
-        else:
-            enlarged = shrink(part, zscale / own, averaged=own < 1)
-            look = self._detect_at(enlarged, zscale / own, part.shape, min_score=min_score)
-            photo.looked += _pixels(enlarged)
+        enlarged = shrink(part, zscale / own, averaged=own < 1)
+        look = self._detect_at(enlarged, zscale / own, part.shape, min_score=min_score)
+        photo.looked += _pixels(enlarged)
         shift = np.array([x0, y0, x0, y0], np.float32)
         return replace(look, boxes=(look.boxes + shift) / own, wholes=(look.wholes + shift) / own,
                        sides_scale=zscale, sides_shift=(x0 * zscale / own, y0 * zscale / own))
-
-
-    def _enlarges_in_network(self, part: np.ndarray, scale: float) -> bool:
-        """Whether `enlarging` can make the pass over `part` enlarged by `scale`: exactly 2x,
-        each side a multiple of 16 (its 2x needs no padding, whose zeros the network would not see)."""
-        h, w = part.shape[:2]
-        return self.enlarging is not None and abs(scale - 2.0) < 1e-9 and h % 16 == 0 and w % 16 == 0
 
 
 def _pixels(image: np.ndarray) -> int:

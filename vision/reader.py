@@ -38,9 +38,6 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
-#: Optional: the search network with a 2x enlargement built in (`training.learn.fold`), for
-#: photos it enlarges exactly 2x (640 px ones); it reads them as the search network does, faster.
-SEARCH_X2_FILE = "search_x2.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -65,11 +62,9 @@ class DiceReader:
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
         self.settings = (settings or ReaderSettings()).but(**changes)
-        search, search_x2 = folder / SEARCH_FILE, folder / SEARCH_X2_FILE
-        searcher = None
-        if self.settings.search_network and search.is_file():
-            enlarging = session(search_x2, threads) if search_x2.is_file() else None
-            searcher = DieDetector(session(search, threads), self.settings, enlarging=enlarging)
+        search = folder / SEARCH_FILE
+        searcher = (DieDetector(session(search, threads), self.settings)
+                    if self.settings.search_network and search.is_file() else None)
         self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher)
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
         check = folder / WHOLE_DIE_FILE
