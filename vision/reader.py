@@ -49,6 +49,16 @@ THROW_AT_MOST = 6
 FRONT_FACE_REACH = 0.3
 
 
+def throw_count(count: object) -> int:
+    """`count` as a number of dice; `ValueError` for a negative one or anything but a whole
+    number (1.5 or True is a caller's slip, not a throw: refused before any reading)."""
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
+        raise ValueError(f"a throw's count of dice is a whole number, not {count!r}")
+    if count < 0:
+        raise ValueError(f"a throw cannot show {count} dice")
+    return int(count)
+
+
 class DiceReader:
     """Reads every die in a photo. Load once, call `read` for each photo (thread-safe)."""
 
@@ -134,6 +144,7 @@ class DiceReader:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses
         from: searched where the rules keep fewer than `count` (see `read`), and the
         likeliest of the others looked at by the whole-die check (`look_at_likeliest`)."""
+        count = throw_count(count)
         image = _as_bgr(image)
         # One photo's halvings and readings for both looks: the search reads the first
         # look's boxes again with its own, and those crops need no second run of the network.
@@ -215,9 +226,7 @@ class DiceReader:
 
     def select_counted(self, found: Candidates, count: int) -> CountedDice:
         """The `count` likeliest dice of judged `found` and the kept ones the count left out."""
-        if count < 0:
-            raise ValueError(f"a throw cannot show {count} dice")
-        counted = self._counted(found, count)
+        counted = self._counted(found, throw_count(count))
         return replace(counted, dice=self._overlaps_asked(counted.dice))
 
     def _overlaps_asked(self, dice: Dice) -> Dice:

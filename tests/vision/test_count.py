@@ -73,6 +73,18 @@ def test_a_count_of_zero_reads_nothing_and_a_negative_one_is_refused(reader, ima
         reader.read(image, count=-1)
 
 
+@pytest.mark.parametrize("count", [1.5, 5.0, True, "5", None])
+def test_a_count_that_is_not_a_whole_number_is_refused_before_reading(reader, count):
+    # `read(image)` without a count is the uncounted read; `read_counted` must be told one.
+    with pytest.raises(ValueError, match="whole number"):
+        reader.read_counted(np.zeros((64, 64, 3), np.uint8), count)
+
+
+def test_a_numpy_count_reads_as_the_same_int(reader, images):
+    image = images[SCENES[0].image]
+    assert reader.read(image, count=np.int64(2)).to_list() == reader.read(image, count=2).to_list()
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 30))
 def test_any_count_gives_as_many_dice_as_there_are_boxes_to_give(reader, images, count):
