@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from numbers import Integral
 
 from dicecam.scoring.errors import RuleError
 
@@ -18,8 +19,9 @@ def check_dice(values: object, *, count: int | None = None, what: str = "throw")
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise RuleError(f"The {what} must be a list of dice", code="dice_not_list")
     dice = tuple(values)
-    # bool is an int subclass (and True == 1): `true` in a game file is not a die.
-    if not _FACE_SET.issuperset(dice) or any(type(v) is bool for v in dice):
+    # bool is an int subclass (and True == 1): `true` in a game file is not a die; nor is
+    # 1.0 (equal to 1, but no index), nor a list or an object (which cannot be looked up).
+    if not all(_is_face(v) for v in dice):
         raise RuleError("Dice must be numbers 1 to 6", code="dice_values")
     if count is not None and len(dice) != count:
         raise RuleError(
@@ -30,6 +32,12 @@ def check_dice(values: object, *, count: int | None = None, what: str = "throw")
         raise RuleError(f"The {what} must have 1 to 6 dice, not {len(dice)}",
                         code="dice_count", got=len(dice))
     return dice
+
+
+def _is_face(value: object) -> bool:
+    if type(value) is int:  # the common case, checked first: a long log checks every die
+        return value in _FACE_SET
+    return isinstance(value, Integral) and not isinstance(value, bool) and value in _FACE_SET
 
 
 def counts(dice: Iterable[int]) -> tuple[int, ...]:

@@ -93,7 +93,7 @@ def parse_sheet_event(event: object) -> Fill:
     box = event.get("box")
     if box is None:
         raise RuleError("The event must name the box to fill", code="event_box")
-    if box not in {b.value for b in BOXES}:
+    if not isinstance(box, str) or box not in {b.value for b in BOXES}:
         raise RuleError(
             f"Unknown box {box!r}; the boxes are: {', '.join(b.value for b in BOXES)}",
             code="unknown_box", name=str(box),

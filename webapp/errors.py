@@ -122,6 +122,8 @@ def rule_error(exc: ScoringError, variant: Any = None) -> Unprocessable | Confli
             values["box_en"] = variant.label(values["box"], "en")
         except RuleError:
             pass
+    if exc.code == "dice_count" and "expected" not in values:  # a throw of no fixed size: 1 to 6
+        values["expected"] = "1–6"
     cls = Conflict if exc.code in _CONFLICT_CODES else Unprocessable
     return cls(f"rule_{exc.code}", detail=str(exc), **values)
 

@@ -373,11 +373,12 @@ def _play(stored: Stored, event: dict) -> Game:
         raise rule_error(exc, stored.variant) from exc
 
 
-def _choice(entry: Entry) -> dict[str, Any]:
-    """The player's choice as the variant takes it (`Variant.entry_event`)."""
+def _choice(entry: Entry, family: str) -> dict[str, Any]:
+    """The player's choice as the variant takes it (`Variant.entry_event`); on a sheet an
+    entry without a box is one that names no box (not a set-aside nobody sent)."""
     if entry.bank:
         return {"bank": True}
-    if entry.box is not None or entry.column is not None:
+    if entry.box is not None or entry.column is not None or (family == "sheet" and not entry.keep):
         return {"box": entry.box, "column": entry.column}
     return {"keep": list(entry.keep)}
 
@@ -410,7 +411,7 @@ def enter(
         assert player is not None
         if entry.player is not None and entry.player != player:
             raise Conflict("err_not_your_turn", claimed=entry.player, player=player)
-        choice = _choice(entry)
+        choice = _choice(entry, stored.variant.family)
         try:
             if entry.bank:
                 return _write(store, stored, _play(stored, stored.variant.entry_event(player, [], choice)), cache)

@@ -201,6 +201,7 @@ def dice(raw: Any, *, max_count: int = MAX_DICE) -> list[Die]:
             isinstance(box, list)
             and len(box) == 4
             and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in box)
+            and box[0] <= box[2] and box[1] <= box[3]  # x0, y0, x1, y1: corners in order
         ):
             raise BadRequest("err_field", field="box")
         out.append({"value": value, "box": box, "confidence": None})
@@ -233,7 +234,8 @@ def entry(body: dict) -> Entry:
     column = body.get("column")
     if column is not None and not _whole(column):
         raise BadRequest("err_field", field="column")
-    keep = body.get("keep") or []
+    keep = body.get("keep")
+    keep = [] if keep is None else keep  # `false`, 0 or "" is no set-aside list, nor a bust
     if not isinstance(keep, list) or not all(_whole(v) for v in keep) or len(keep) > MAX_DICE:
         raise BadRequest("err_field", field="keep")
     claimed = body.get("player")

@@ -108,7 +108,9 @@ def as_read(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     scale = min(1.0, WORK_LONG_SIDE / max(h, w))
     if scale < 1.0:
-        image = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        # At least a pixel a side: a 5000x1 strip would round to no rows at all.
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     return image
 
 

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             progress.clear()
             print(f"dicecam: {photo.image}: {exc}", file=sys.stderr)
             unreadable += 1
-            image, predicted = None, Dice.empty()
+            image, predicted, beyond = None, Dice.empty(), 0
         else:
             start = time.perf_counter()
             counted = read_labelled_counted(reader, photo, image, count=len(photo.dice) if args.dice else None)

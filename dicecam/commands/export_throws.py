@@ -49,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
     except (GamesRefused, ExportError) as exc:
         print(f"dicecam export-throws: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # OUT_DIR cannot be made or written (no such parent, read-only, full)
+        print(f"dicecam export-throws: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     print(f"wrote {report.photos} photo(s), {report.dice} dice ({report.corrected} corrected by players) to {out}")
     for why, n in sorted(report.left_out.items(), key=lambda item: -item[1]):
         print(f"  left out {n}: {why}")
