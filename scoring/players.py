@@ -17,17 +17,35 @@ _BIDI_CONTROLS = frozenset(
 )
 # Control characters, lone surrogates, line and paragraph separators.
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+# Characters that show nothing at all (zero-width space, soft hyphen, word joiner, byte-order
+# mark, Hangul fillers): dropped from names, so "Anna" and "Anna" with one of them are one
+# name, and a name made of them alone is an empty one. Joiners (U+200C, U+200D) stay: emoji
+# and some scripts need them; names are told apart without them (`_same_key`).
+_INVISIBLE = frozenset("\u00ad\u115f\u1160\u180e\u200b\u2060\u2061\u2062\u2063\u2064\ufeff\u3164\uffa0")
+_DROP_INVISIBLE = {ord(ch): None for ch in _INVISIBLE}
 
 
 @lru_cache(maxsize=1024)  # a log names the same few players again and again
 def normal_name(text: str) -> str:
-    """`text` as names are compared: NFC, trimmed, runs of spaces made one space.
+    """`text` as names are compared: characters that show nothing dropped, NFC, trimmed,
+    runs of spaces made one space.
 
     Does not check anything; events use it to find their player in the seating list.
     """
+    text = text.translate(_DROP_INVISIBLE)
     if not _encodable(text):
         return text.strip()
     return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _shows_something(name: str) -> bool:
+    """Whether `name` has a character that is seen: not only marks, joiners and spaces."""
+    return any(unicodedata.category(ch)[0] not in "CMZ" for ch in name)
+
+
+def _same_key(name: str) -> str:
+    """What two names that look alike share: case and joiners ignored."""
+    return name.replace("\u200c", "").replace("\u200d", "").casefold()
 
 
 def _encodable(text: str) -> bool:
@@ -56,7 +74,7 @@ def check_name(text: object, *, field: str = "player") -> str:
                 code="player_name_characters", field=field, character=code,
             )
     name = normal_name(text)
-    if not name:
+    if not _shows_something(name):
         raise RuleError(f"Every {field} needs a name", code="player_name", field=field)
     if len(name) > MAX_NAME_LENGTH:
         raise RuleError(f"Names can have at most {MAX_NAME_LENGTH} characters, not {len(name)}",
@@ -70,7 +88,7 @@ def _printable(text: str) -> str:
 
 
 def check_players(players: object, *, min_players: int = 1, game: str = "This game") -> tuple[str, ...]:
-    """The seating list: every name checked, no two alike ignoring case, 1..12 of them."""
+    """The seating list: every name checked, no two alike ignoring case (and joiners), 1..12 of them."""
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise RuleError("The players must be a list of names", code="players")
     if len(players) > MAX_PLAYERS:
@@ -80,10 +98,10 @@ def check_players(players: object, *, min_players: int = 1, game: str = "This ga
     seen: set[str] = set()
     for p in players:
         name = check_name(p)
-        if name.casefold() in seen:
+        if _same_key(name) in seen:
             raise RuleError(f"Two players are called {name!r}; give them different names",
                             code="player_duplicate", player=name)
-        seen.add(name.casefold())
+        seen.add(_same_key(name))
         names.append(name)
     if len(names) < min_players:
         raise RuleError(
@@ -97,7 +115,7 @@ def repair_names(data: dict) -> dict:
     """A stored game file with every player's name made one that `check_name` accepts.
 
     Games kept by an earlier release may hold names that are refused now (control or
-    bidi characters, lone surrogates, over 40 characters). A name keeps what can be shown
+    bidi characters, lone surrogates, characters that show nothing, over 40 characters). A name keeps what can be shown
     of it: refused characters dropped, NFC, trimmed, cut to 40; an empty one becomes
     "Spieler N", a clash gets " 2", " 3"... Events that name a player follow the rename.
     Returns `data` itself when nothing needed repair, else a new dict.
@@ -105,23 +123,28 @@ def repair_names(data: dict) -> dict:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         return data
-    renamed: dict[str, str] = {}  # an event names its player as the seating list did: the first such
+    # An event names its player as the seating list did: the seat of that very text, else
+    # the first seat of its normal form ("Anna" and "Anna" + a zero-width space were two seats).
+    exact: dict[str, str] = {}
+    renamed: dict[str, str] = {}
     names: list[str] = []
     taken: set[str] = set()
     for n, old in enumerate(players, 1):
         kept = "".join(ch for ch in old
                        if unicodedata.category(ch) not in _REFUSED_CATEGORIES and ch not in _BIDI_CONTROLS)
-        name = normal_name(kept)[:MAX_NAME_LENGTH].strip() or f"Spieler {n}"
+        name = normal_name(kept)[:MAX_NAME_LENGTH].strip()
+        name = name if _shows_something(name) else f"Spieler {n}"
         base, k = name, 2
-        while name.casefold() in taken:
+        while _same_key(name) in taken:
             name = f"{base[: MAX_NAME_LENGTH - len(str(k)) - 1].strip()} {k}"
             k += 1
-        taken.add(name.casefold())
+        taken.add(_same_key(name))
         names.append(name)
+        exact.setdefault(old, name)
         renamed.setdefault(normal_name(old), name)
     if names == players:
         return data
-    events = [dict(e, player=renamed.get(normal_name(e["player"]), e["player"]))
+    events = [dict(e, player=exact.get(e["player"]) or renamed.get(normal_name(e["player"]), e["player"]))
               if isinstance(e, dict) and isinstance(e.get("player"), str) else e
               for e in data.get("events", [])]
     return {**data, "players": names, "events": events}

@@ -22,6 +22,10 @@ NAME_CASES = [
     ("", "player_name"),
     ("   ", "player_name"),
     ("\u00a0", "player_name"),                      # no-break space only
+    ("\u200b\u200b", "player_name"),                # zero-width spaces only: a blank row
+    ("\u00ad\ufeff", "player_name"),                # soft hyphen, byte-order mark
+    ("\u3164", "player_name"),                      # Hangul filler: a letter that shows nothing
+    ("\u200d", "player_name"),                      # a joiner alone
     (None, "player_name"),
     (3, "player_name"),
     ("x" * 41, "player_name_too_long"),
@@ -57,6 +61,7 @@ def test_the_refused_character_is_named():
     ("x" * 40, "x" * 40),
     ("Zo\u00eb 👩\u200d👩\u200d👧", "Zo\u00eb 👩\u200d👩\u200d👧"),  # emoji with joiners stay
     ("\u05e9\u05e8\u05d4", "\u05e9\u05e8\u05d4"),  # right-to-left letters are letters
+    ("An\u200bna\u00ad", "Anna"),  # characters that show nothing are dropped
 ])
 def test_good_names_are_cleaned(raw, clean):
     assert check_name(raw) == clean
@@ -67,6 +72,25 @@ def test_names_that_differ_only_in_normal_form_are_the_same_player():
     with pytest.raises(RuleError) as info:
         Game.new("spiffel", ["Jos\u00e9", "JOSE\u0301"])
     assert info.value.code == "player_duplicate"
+
+
+@pytest.mark.parametrize("twin", ["Anna\u200b", "\ufeffANNA", "An\u200dna", "Anna\u2060"])
+def test_names_that_look_the_same_are_the_same_player(twin):
+    with pytest.raises(RuleError) as info:
+        Game.new("spiffel", ["Anna", twin])
+    assert info.value.code == "player_duplicate"
+
+
+def test_a_stored_game_with_two_look_alike_players_keeps_each_one_s_throws():
+    from dicecam.scoring import repair_names
+
+    old = {"variant": "spiffel", "players": ["Anna", "Anna\u200b", "\u200b"],
+           "events": [{"player": "Anna", "dice": [1, 1, 1, 2, 2], "box": "ones"},
+                      {"player": "Anna\u200b", "dice": [6, 6, 6, 6, 6], "box": "five_kind"}]}
+    fixed = repair_names(old)
+    assert fixed["players"] == ["Anna", "Anna 2", "Spieler 3"]
+    game = Game.from_dict(fixed)
+    assert game.totals["Anna"] == 3 and game.totals["Anna 2"] == 50
 
 
 def test_events_find_their_player_in_any_normal_form():
@@ -101,6 +125,8 @@ def test_any_text_is_either_refused_or_a_clean_name(raw):
     assert unicodedata.is_normalized("NFC", name)
     assert not any(unicodedata.category(c) in {"Cc", "Cs", "Zl", "Zp"} for c in name)
     assert not any(c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" for c in name)
+    assert any(unicodedata.category(c)[0] not in "CMZ" for c in name)  # something shows
+    assert not any(c in "\u200b\u00ad\ufeff\u2060\u3164" for c in name)
     assert check_name(name) == name  # cleaning twice changes nothing
 
 
