@@ -36,6 +36,7 @@ DICE_BEYOND = "dice in the photo beyond the throw"
 NO_PHOTO = "photo missing from the store"
 UNREADABLE = "photo unreadable or not the size it was read at"
 SAME_PHOTO = "the same photo as another throw"
+OFF_PHOTO = "a die's box not on the photo"
 
 
 class ExportError(ValueError):
@@ -104,11 +105,23 @@ def _left_out(row: ThrowRow, *, corrected_only: bool, seen: set[str]) -> str | N
         return NOT_CHECKED
     if any(not d.get("box") for d in row.dice):
         return TYPED_DIE
+    if any(not _on_photo(d["box"], row.width, row.height) for d in row.dice):
+        return OFF_PHOTO
     if row.left_out:
         return DICE_BEYOND
     if row.photo_sha256 in seen:
         return SAME_PHOTO
     return None
+
+
+def _on_photo(box: list[float], width: int | None, height: int | None) -> bool:
+    """Whether `box` (a die's box as a client stored it) is a box on a photo of that size: a
+    label file with one off it would mislead `dicecam eval` and any training (the reader's
+    boxes are clipped to the photo; a pixel of rounding is allowed)."""
+    if width is None or height is None:
+        return True  # no size kept: `_image_as_read` decides
+    x0, y0, x1, y1 = box
+    return -1 <= x0 < x1 <= width + 1 and -1 <= y0 < y1 <= height + 1
 
 
 def _image_as_read(photos: Photos, row: ThrowRow) -> tuple[np.ndarray | None, str | None]:
