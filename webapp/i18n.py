@@ -143,6 +143,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "language": {"de": "English", "en": "Deutsch"},
     "dice_count": {"de": "{n} Würfel erwartet, {got} gelesen – bitte korrigieren.",
                    "en": "{n} dice expected, {got} read: please correct."},
+    "no_dice_read": {"de": "Keine Würfel auf dem Foto gefunden – Foto wiederholen (alle Würfel im Bild, "
+                           "Handy von oben) oder Würfel eintippen.",
+                     "en": "No dice found in the photo: retake it (every die in the shot, the phone above "
+                           "them) or enter the dice by hand."},
     "no_model": {"de": "Die Bilderkennung ist nicht installiert – bitte Würfel eintippen.",
                  "en": "Dice recognition is not installed: please enter the dice by hand."},
     "offline": {"de": "Keine Verbindung zum Server.", "en": "No connection to the server."},

@@ -125,6 +125,19 @@ def test_the_start_page_marks_whose_turn_it_is_and_who_won(client):
     assert '<span class="chip chip-win">Anna' in finished and '<span class="chip">Ben' in finished
 
 
+@pytest.mark.parametrize(("lang", "written"), [("de", r"\d\d\.\d\d\.\d{4}"), ("en", r"\d{4}-\d\d-\d\d")])
+def test_a_finished_game_s_day_is_a_time_the_phone_writes_in_its_language(client, lang, written):
+    import re
+
+    done = client.post("/api/games/import", json=_finished_yahtzee()).json
+    finished = client.get(f"/?lang={lang}").get_data(as_text=True)  # the only game: a finished one
+    # Without script the day reads as the language writes it; local-time.js rewrites it in
+    # the phone's zone and language (the same <time> as the log's).
+    when = re.search(r'<time datetime="([^"]+)" data-format="date">([^<]+)</time>', finished)
+    assert when and when.group(1) == client.get(f"/api/games/{done['id']}").json["updated"]
+    assert re.fullmatch(written, when.group(2))
+
+
 # ---------------------------------------------------------------- every page of every game
 
 VARIANTS = ("spiffel", "wuerfelware", "wuerfelspiel", "yahtzee", "wuerfelpoker")

@@ -113,3 +113,24 @@ def test_a_die_the_count_left_out_is_counted_with_a_tap(phones, base, screens, l
     assert page.locator("#closeups .die-closeup").nth(5).get_attribute("aria-label") == text(
         "closeup_added", lang, n=6, now=value)
     check_screen(phone, "left-out-taken-evidence", screens)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_photo_with_no_dice_says_so_and_what_to_do(phones, base, screens, lang, tmp_path):
+    import cv2
+    import numpy as np
+
+    phone = phones(lang)
+    page = phone.page
+    start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    empty = tmp_path / "table.jpg"
+    cv2.imwrite(str(empty), np.full((600, 800, 3), (60, 110, 40), np.uint8))  # bare green felt
+    assert photo_throw(phone, empty, 0) == []
+    warning = page.locator("#dice-warning")
+    assert warning.is_visible() and warning.inner_text() == text("no_dice_read", lang)
+    # No die to tap: the hint to tap one to correct it is not shown.
+    assert not page.locator("#fix-hint").is_visible()
+    check_screen(phone, "no-dice", screens)
+    # Taken again with the throw's dice: the usual hint is back and the warning goes.
+    retake_photo(phone, FIVE_DICE)
+    assert page.locator("#fix-hint").is_visible() and not warning.is_visible()

@@ -25,9 +25,11 @@ export function num(x, digits = 0) {
   return rounded(x, digits).toLocaleString(LOCALE, {minimumFractionDigits: digits, maximumFractionDigits: digits});
 }
 
-/** An ISO time (UTC) as this phone's local date and time. */
-export function localTime(iso, withDate = true) {
+const TIME_STYLES = {time: {timeStyle: 'medium'}, date: {dateStyle: 'medium'}};
+
+/** An ISO time (UTC) as this phone's local date and time; `format` "time" or "date" for one of them. */
+export function localTime(iso, format = null) {
   const when = new Date(iso);
   if (Number.isNaN(when.getTime())) return iso;
-  return when.toLocaleString(LOCALE, withDate ? {dateStyle: 'medium', timeStyle: 'medium'} : {timeStyle: 'medium'});
+  return when.toLocaleString(LOCALE, TIME_STYLES[format] || {dateStyle: 'medium', timeStyle: 'medium'});
 }

@@ -101,9 +101,11 @@ export function renderThrowView(state) {
   if (t.dice.length < t.expected_dice || t.dice.length === 0) {
     strip.appendChild(el('button', {type: 'button', className: 'die die-big die-add', id: 'add-die', ariaLabel: T.add_die}, '+'));
   }
+  // No die at all: nothing to tap and correct; say so, and what to do instead.
+  $('fix-hint').hidden = !t.dice.length;
   const warn = $('dice-warning');
   warn.hidden = t.dice.length === t.expected_dice;
-  warn.textContent = fmt('dice_count', {n: t.expected_dice, got: t.dice.length});
+  warn.textContent = t.dice.length ? fmt('dice_count', {n: t.expected_dice, got: t.dice.length}) : T.no_dice_read;
 
   // Dice that came out tiny in the photo are where readings go wrong: say how to take the next one.
   $('small-dice-note').hidden = !t.small_dice;
