@@ -409,7 +409,8 @@ def enter(
             raise Conflict("err_finished")
         player = game.current_player
         assert player is not None
-        if entry.player is not None and entry.player != player:
+        # Names are one ignoring case (`check_players`): "anna" claims Anna's turn.
+        if entry.player is not None and entry.player.casefold() != player.casefold():
             raise Conflict("err_not_your_turn", claimed=entry.player, player=player)
         choice = _choice(entry, stored.variant.family)
         try:
