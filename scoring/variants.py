@@ -77,10 +77,12 @@ class Variant:
     def name(self, lang: str = "de") -> str:
         return labels.NAMES[self.id][_lang(lang)]
 
-    def summary(self, lang: str = "de") -> str:
+    def summary(self, lang: str = "de", options: Mapping[str, Any] | None = None) -> str:
+        """The rules in a sentence; with a game's `options` (checked) as that game plays them."""
         lang = _lang(lang)
+        values = {**self.default_options, **(options or {})}
         written = {name: phrases.number(value, lang) if type(value) is int else value
-                   for name, value in self.default_options.items()}
+                   for name, value in values.items()}
         return labels.SUMMARIES[self.id][lang].format(**written)
 
     def label(self, box: Box | str, lang: str = "de") -> str:
@@ -126,9 +128,9 @@ class Variant:
         """What a page needs to draw this game's sheet (docs/ARCHITECTURE.md, "Display")."""
         raise NotImplementedError
 
-    def _display(self, lang: str, **facts: Any) -> Display:
+    def _display(self, lang: str, *, options: Mapping[str, Any] | None = None, **facts: Any) -> Display:
         return Display(variant=self.id, lang=_lang(lang), name=self.name(lang),
-                       summary=self.summary(lang), family=self.family.value,
+                       summary=self.summary(lang, options), family=self.family.value,
                        dice_per_throw=self.dice_count, throws_per_turn=self.throws_per_turn,
                        min_players=self.min_players, max_players=self.max_players, **facts)
 
@@ -379,6 +381,7 @@ class Wuerfelpoker(Variant):
         goal = phrases.PUSH_GOAL_ROUND if settings["finish_round"] else phrases.PUSH_GOAL
         return self._display(
             lang,
+            options=settings,
             turns_per_player=None,
             push=PushInfo(
                 target=settings["target"], finish_round=settings["finish_round"],

@@ -49,8 +49,8 @@ class Action:
             d["positions"] = list(self.positions)
         if self.box is not None:
             d.update(box=self.box, column=self.column, points=self.points)
-        if self.bank is not None:
-            d["bank"] = self.bank
+        if self.bank is not None:  # Würfelpoker: what the set-aside dice score, and whether to bank
+            d.update(points=self.points, bank=self.bank)
         d.update(expected=round(self.expected, 4), loss=round(self.loss, 4))
         return d
 

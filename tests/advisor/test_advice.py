@@ -103,6 +103,13 @@ def test_wuerfelpoker_ranks_set_asides_and_banking():
     assert advise(g, [2, 3, 4, 6, 6, 2]).actions == ()  # a bust
 
 
+def test_wuerfelpoker_actions_say_what_their_set_aside_scores():
+    actions = advise(Game.new("wuerfelpoker", ["A", "B"]), [1, 1, 5, 5, 3, 6]).to_dict()["actions"]
+    assert actions and all(set(a) >= {"keep", "positions", "points", "bank"} for a in actions)
+    # The scoring rules' own points for each set-aside: a 1 is 100, a 5 is 50.
+    assert {tuple(a["keep"]): a["points"] for a in actions}[(1, 1, 5, 5)] == 300
+
+
 @pytest.mark.parametrize("dice, throw, code", [
     ([1, 2, 3, 4], 3, "dice_count"),
     ([1, 2, 3, 4, 7], 3, "dice_values"),

@@ -95,6 +95,10 @@ def test_push_display_with_a_game_s_options():
     push = game.display("de").to_dict()["push"]
     assert (push["target"], push["finish_round"]) == (5000, True)
     assert "5.000" in push["goal"] and "Runde" in push["goal"]
+    # The rules' sentence says the game's own target too, not the default one.
+    summary = game.display("de").to_dict()["summary"]
+    assert "wer zuerst 5.000 Punkte hat" in summary and "10.000 Punkte" not in summary
+    assert "first to 5,000 points" in game.display("en").to_dict()["summary"]
 
 
 def test_unknown_language_is_refused():
