@@ -1,6 +1,6 @@
 /* What a player does to the game: each sends one request, draws the answer and says
  * in words what happened. */
-import {$} from './dom.js';
+import {$, scrollBehavior} from './dom.js';
 import {T, fmt} from './i18n.js';
 import {request} from './api.js';
 import {apiBase, getState, setState, ui, who, refreshView} from './store.js';
@@ -58,7 +58,7 @@ export async function uploadPhoto(file) {
     setState(res.state);
     // The result's heading (whose throw) stays clear of the sticky bar: see scroll-margin-top.
     const result = $('result');
-    if (result.scrollIntoView) result.scrollIntoView({behavior: 'smooth', block: 'start'});
+    if (result.scrollIntoView) result.scrollIntoView({behavior: scrollBehavior(), block: 'start'});
   } catch (err) {
     fail(err);
   } finally {

@@ -6,7 +6,7 @@
  * readings when the scene is still; then a full-size still goes up as a normal photo
  * throw. The camera stops when live mode closes or the page is hidden; no frame is
  * sent once it is closed. */
-import {$, el, clear} from './dom.js';
+import {$, el, clear, scrollBehavior} from './dom.js';
 import {T, fmt} from './i18n.js';
 import {request} from './api.js';
 import {apiBase, getState, setState, subscribe, who} from './store.js';
@@ -434,7 +434,7 @@ async function open() {
   startThumbs();
   sync(getState());
   frameLoop(live.session);
-  p.scrollIntoView({behavior: 'smooth', block: 'start'});
+  p.scrollIntoView({behavior: scrollBehavior(), block: 'start'});
 }
 
 /** The picture box takes the video's shape, so the dice's shares land on the dice. */

@@ -24,6 +24,11 @@ export function el(tag, props, ...children) {
   return node;
 }
 
+/** How to scroll the page: at once where the phone asks for less motion, else smoothly. */
+export function scrollBehavior() {
+  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+}
+
 /** Empty `node` and hand it back. */
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);

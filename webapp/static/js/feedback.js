@@ -9,6 +9,7 @@ export function toast(message, isError = false) {
   box.textContent = message;
   box.className = 'toast' + (isError ? ' toast-error' : '');
   box.setAttribute('role', isError ? 'alert' : 'status');
+  box.setAttribute('aria-live', isError ? 'assertive' : 'polite');
   box.hidden = false;
   clearTimeout(timer);
   timer = setTimeout(() => { box.hidden = true; }, isError ? 6000 : 3000);

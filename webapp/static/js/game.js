@@ -1,6 +1,6 @@
 /* The game page: photo in, options out, running sheet. ES modules, no build step.
  * One render() draws everything from the state; user data only ever goes in as text. */
-import {$} from './dom.js';
+import {$, scrollBehavior} from './dom.js';
 import {T} from './i18n.js';
 import {getState, subscribe, ui, who, setWho} from './store.js';
 import {uploadPhoto, undo, deleteGame, takeLeftOut} from './actions.js';
@@ -41,6 +41,9 @@ function renderActions(state) {
   $('photo-input').disabled = step !== 'photo' || ui.busy;
   $('manual-btn').disabled = step !== 'photo' || ui.busy;
   $('camera-text').textContent = ui.busy ? ui.busyText : T.take_photo;
+  // "Reading the dice …" said to a screen reader too, once each time it changes.
+  const said = ui.busy ? ui.busyText : '';
+  if ($('busy-status').textContent !== said) $('busy-status').textContent = said;
   $('retake-btn').hidden = !(state.throw && state.throw.source === 'photo');
   $('undo-btn').disabled = !state.can_undo;
   $('delete-btn').hidden = !state.finished;
@@ -83,13 +86,14 @@ $('retake-btn').addEventListener('click', () => {
 });
 $('next-step').addEventListener('click', () => {
   const title = $('options-title');
-  title.scrollIntoView({behavior: 'smooth', block: 'start'});
+  title.scrollIntoView({behavior: scrollBehavior(), block: 'start'});
   const first = $('options').querySelector('button');
   if (first) first.focus({preventScroll: true});
 });
 $('undo-btn').addEventListener('click', undo);
 $('delete-btn').addEventListener('click', deleteGame);
-$('join-btn').addEventListener('click', () => { $('menu').open = false; openJoin(); });
+// The menu closes under the dialog: focus comes back to the menu's button, not to a hidden item.
+$('join-btn').addEventListener('click', () => { $('menu').open = false; $('menu-btn').focus(); openJoin(); });
 
 function tapDie(ev) {
   const hit = ev.target.closest('[data-index]');
