@@ -20,7 +20,7 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 # Characters that show nothing at all (zero-width space, soft hyphen, word joiner, byte-order
 # mark, Hangul fillers): dropped from names, so "Anna" and "Anna" with one of them are one
 # name, and a name made of them alone is an empty one. Joiners (U+200C, U+200D) stay: emoji
-# and some scripts need them; names are told apart without them (`_same_key`).
+# and some scripts need them; names are told apart without them (`name_key`).
 _INVISIBLE = frozenset("\u00ad\u115f\u1160\u180e\u200b\u2060\u2061\u2062\u2063\u2064\ufeff\u3164\uffa0")
 _DROP_INVISIBLE = {ord(ch): None for ch in _INVISIBLE}
 
@@ -43,8 +43,9 @@ def _shows_something(name: str) -> bool:
     return any(unicodedata.category(ch)[0] not in "CMZ" for ch in name)
 
 
-def _same_key(name: str) -> str:
-    """What two names that look alike share: case and joiners ignored."""
+def name_key(name: str) -> str:
+    """What two names of one player share (a checked name: `check_name`): case and joiners
+    ignored. Two seats never share one (`check_players`)."""
     return name.replace("\u200c", "").replace("\u200d", "").casefold()
 
 
@@ -98,10 +99,10 @@ def check_players(players: object, *, min_players: int = 1, game: str = "This ga
     seen: set[str] = set()
     for p in players:
         name = check_name(p)
-        if _same_key(name) in seen:
+        if name_key(name) in seen:
             raise RuleError(f"Two players are called {name!r}; give them different names",
                             code="player_duplicate", player=name)
-        seen.add(_same_key(name))
+        seen.add(name_key(name))
         names.append(name)
     if len(names) < min_players:
         raise RuleError(
@@ -115,9 +116,10 @@ def repair_names(data: dict) -> dict:
     """A stored game file with every player's name made one that `check_name` accepts.
 
     Games kept by an earlier release may hold names that are refused now (control or
-    bidi characters, lone surrogates, characters that show nothing, over 40 characters). A name keeps what can be shown
-    of it: refused characters dropped, NFC, trimmed, cut to 40; an empty one becomes
-    "Spieler N", a clash gets " 2", " 3"... Events that name a player follow the rename.
+    bidi characters, lone surrogates, characters that show nothing, over 40 characters).
+    A name keeps what can be shown of it: refused characters dropped, NFC, trimmed, cut to
+    40; an empty one becomes "Spieler N", a clash gets " 2", " 3"... Events that name a
+    player follow the rename.
     Returns `data` itself when nothing needed repair, else a new dict.
     """
     players = data.get("players")
@@ -135,10 +137,10 @@ def repair_names(data: dict) -> dict:
         name = normal_name(kept)[:MAX_NAME_LENGTH].strip()
         name = name if _shows_something(name) else f"Spieler {n}"
         base, k = name, 2
-        while _same_key(name) in taken:
+        while name_key(name) in taken:
             name = f"{base[: MAX_NAME_LENGTH - len(str(k)) - 1].strip()} {k}"
             k += 1
-        taken.add(_same_key(name))
+        taken.add(name_key(name))
         names.append(name)
         exact.setdefault(old, name)
         renamed.setdefault(normal_name(old), name)

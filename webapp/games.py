@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from dicecam.scoring import Game, GameFileError, RuleError, ScoringError, get_variant
+from dicecam.scoring.players import name_key
 from dicecam.webapp import lifecycle
 from dicecam.webapp.cache import GameCache
 from dicecam.webapp.errors import (
@@ -409,8 +410,8 @@ def enter(
             raise Conflict("err_finished")
         player = game.current_player
         assert player is not None
-        # Names are one ignoring case (`check_players`): "anna" claims Anna's turn.
-        if entry.player is not None and entry.player.casefold() != player.casefold():
+        # A name is one player's however it is cased or joined: "anna" claims Anna's turn.
+        if entry.player is not None and name_key(entry.player) != name_key(player):
             raise Conflict("err_not_your_turn", claimed=entry.player, player=player)
         choice = _choice(entry, stored.variant.family)
         try:
