@@ -11,11 +11,13 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.datastructures import MultiDict
 
-from dicecam.scoring import all_variants, get_variant
+from dicecam.scoring import ScoringError, all_variants, get_variant
+from dicecam.scoring.players import MAX_PLAYERS
 from dicecam.webapp import access, advice, games, parse
 from dicecam.webapp.db import game_cache, get_store, photo_store
-from dicecam.webapp.errors import BadRequest, NotFound
+from dicecam.webapp.errors import BadRequest, NotFound, Unprocessable, message_of
 from dicecam.webapp.i18n import bundle, current_lang, number, t
 from dicecam.webapp.present import read_and_now, state_json, throw_json
 from dicecam.webapp.qr import game_url, qr_svg
@@ -44,8 +46,16 @@ def inject_i18n() -> dict:
     }
 
 
-@bp.get("/")
-def index():
+# The start form as it first shows: the first game, two empty rows, Würfelpoker's usual target.
+_FRESH_FORM = {"variant": None, "players": ["", ""], "target": "10000", "finish_round": False}
+# The most player rows a refused form shows again (twice the most a table seats: nothing a
+# player typed is lost, and a made-up form of thousands of rows is not drawn back).
+_MOST_ROWS = 2 * MAX_PLAYERS
+
+
+def _start_page(entered: dict | None = None, form_error: str | None = None) -> str:
+    """The start page; with `entered` (what a refused form held) and `form_error` (why, in
+    the page's language) its form shows them again."""
     lang = current_lang()
     variants = [
         {
@@ -61,32 +71,81 @@ def index():
     listed = games.list_games(get_store(), access.visible_games())
     for g in listed:
         g["variant_name"] = get_variant(g["variant"]).name(lang)
+    form = dict(entered or _FRESH_FORM)
+    if form["variant"] not in {v["id"] for v in variants}:
+        form["variant"] = variants[0]["id"]
     return render_template(
         "index.html",
         variants=variants,
         open_games=[g for g in listed if not g["finished"]],
         done_games=[g for g in listed if g["finished"]][:10],
-        error=request.args.get("error"),
+        entered=form,
+        form_error=form_error,
     )
+
+
+@bp.get("/")
+def index():
+    return _start_page()
+
+
+def _is_push(variant_name: str | None) -> bool:
+    """Whether the form's game has a target (Würfelpoker); an unknown game is refused by
+    `games.create`, with its own message."""
+    try:
+        return get_variant(variant_name).family == "push" if variant_name else False
+    except ScoringError:
+        return False
+
+
+def _entered(form: MultiDict[str, str]) -> dict:
+    """What the start form held, to show it again as it was typed."""
+    rows = form.getlist("players")[:_MOST_ROWS]
+    variant = form.get("variant")
+    try:
+        variant = get_variant(variant).id if variant else None  # an alias ("kniffel") is its game
+    except ScoringError:
+        pass
+    return {
+        "variant": variant,
+        "players": rows + [""] * (2 - len(rows)),
+        "target": form.get("target", ""),
+        "finish_round": form.get("finish_round") == "on",
+    }
 
 
 @bp.post("/new")
 def new_game():
-    """The start page's form, so a game can be started even without JavaScript."""
+    """The start page's form, so a game can be started even without JavaScript.
+
+    A form the game refuses (too few players, a name twice, a target out of range) is
+    answered as the API answers the same refusal, 422, with the start page again: the
+    reason in the page's language above the button, and everything typed still in the form.
+    """
     form = request.form
+    try:
+        stored = _create_from_form(form)
+    except (BadRequest, Unprocessable) as exc:
+        return _start_page(_entered(form), message_of(exc)), 422
+    access.remember(stored.id)
+    return redirect(url_for("pages.game", game_id=stored.id), code=303)
+
+
+def _create_from_form(form: MultiDict[str, str]) -> games.Stored:
+    variant = form.get("variant")
     options: dict = {}
-    if form.get("target"):
-        try:
-            options["target"] = int(form["target"])
-        except ValueError as exc:
-            raise BadRequest("rule_option_target") from exc
-    if form.get("variant") == "wuerfelpoker" or "target" in options:
+    # Only Würfelpoker has a target: the form sends its field whatever game is picked
+    # (without JavaScript the field is not hidden).
+    if _is_push(variant):
+        target = form.get("target", "").strip()
+        if target:
+            # A target that is no whole number goes to the game as typed: refused by the
+            # game's own check, with the words and the status the API answers it with.
+            options["target"] = int(target) if target.isascii() and target.isdigit() and len(target) <= 9 else target
         options["finish_round"] = form.get("finish_round") == "on"
     # The form's rows left empty are not players; anything typed is checked as a name.
     players = parse.players([p for p in form.getlist("players") if p.strip()])
-    stored = games.create(get_store(), parse.variant(form.get("variant")), players, options, game_cache())
-    access.remember(stored.id)
-    return redirect(url_for("pages.game", game_id=stored.id), code=303)
+    return games.create(get_store(), parse.variant(variant), players, options, game_cache())
 
 
 @bp.post("/import")

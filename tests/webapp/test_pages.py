@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from html.parser import HTMLParser
 
 import pytest
 from helpers_webapp import new_game, throw
 
-from dicecam.webapp.i18n import TEXTS
+from dicecam.webapp.i18n import TEXTS, t
 
 EVIL = '<script>alert("x")</script>'
 
@@ -66,6 +67,105 @@ def test_a_bad_start_form_shows_a_readable_error_page(client):
     resp = client.post("/new", data={"variant": "wuerfelware", "players": ["Anna"]})
     assert resp.status_code == 422
     assert "mindestens 2" in resp.get_data(as_text=True)
+
+
+class _StartForm(HTMLParser):
+    """The start page's form as a browser would show it: the game chosen, the player rows
+    with their remove buttons, the target, the check box, the error line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.variant: list[str] = []
+        self.players: list[str] = []
+        self.removes: list[str] = []
+        self.target: str | None = None
+        self.finish_round = False
+        self.error: str | None = None
+        self._in_error = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        a = dict(attrs)
+        if tag == "input" and a.get("name") == "variant" and "checked" in a:
+            self.variant.append(a["value"])
+        elif tag == "input" and a.get("name") == "players":
+            self.players.append(a.get("value") or "")
+        elif tag == "input" and a.get("name") == "target":
+            self.target = a.get("value")
+        elif tag == "input" and a.get("name") == "finish_round":
+            self.finish_round = "checked" in a
+        elif tag == "button" and "remove-player" in (a.get("class") or ""):
+            self.removes.append(a["aria-label"])
+        elif tag == "p" and a.get("id") == "form-error":
+            self.error = None if "hidden" in a else ""
+            self._in_error = "hidden" not in a
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_error = self._in_error and tag != "p"
+
+    def handle_data(self, data: str) -> None:
+        if self._in_error:
+            self.error = (self.error or "") + data
+
+
+def _start_form(html: str) -> _StartForm:
+    form = _StartForm()
+    form.feed(html)
+    return form
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_refused_start_form_answers_422_as_the_api_does_and_loses_nothing(client, lang):
+    """A target that is no number: the API answers 422; the form (no JavaScript) answers
+    422 too, with the start page again: why, in the page's language, and all it held."""
+    typed = {"variant": "wuerfelpoker", "players": ["Ann", "", "Ben"], "target": "viel", "finish_round": "on"}
+    api = client.post(f"/api/games?lang={lang}", json={"variant": "wuerfelpoker", "players": ["Ann", "Ben"],
+                                                        "options": {"target": "viel", "finish_round": True}})
+    assert api.status_code == 422
+    resp = client.post(f"/new?lang={lang}", data=typed)
+    assert resp.status_code == 422
+    assert resp.mimetype == "text/html"
+    form = _start_form(resp.get_data(as_text=True))
+    said = form.error
+    assert said is not None and said == api.json["error"]
+    assert ("Ziel" in said) == (lang == "de") and ("target" in said) == (lang == "en")
+    assert form.variant == ["wuerfelpoker"]
+    assert form.players == ["Ann", "", "Ben"]
+    assert form.target == "viel" and form.finish_round
+    assert form.removes == [t("remove_player_named", lang, name="Ann"), t("remove_player_n", lang, n=2),
+                            t("remove_player_named", lang, name="Ben")]
+    assert client.get("/api/games").json == []  # nothing was started
+
+
+@pytest.mark.parametrize("typed", [
+    {"variant": "wuerfelware", "players": ["Anna", ""]},  # too few players
+    {"variant": "spiffel", "players": ["Anna", "anna"]},  # a name twice
+    {"variant": "spiffel", "players": ["A" * 41, "Ben"]},  # a name too long
+    {"variant": "wuerfelpoker", "players": ["Anna", "Ben"], "target": "10"},  # a target too low
+    {"players": ["Anna", "Ben"]},  # no game chosen (a made-up form)
+])
+def test_every_refusal_of_the_start_form_is_422_with_the_names_kept(client, typed):
+    resp = client.post("/new?lang=de", data=typed)
+    assert resp.status_code == 422
+    form = _start_form(resp.get_data(as_text=True))
+    assert form.error and form.players == typed["players"]
+    assert len(form.variant) == 1  # a game is always chosen
+    if "variant" in typed:
+        assert form.variant == [typed["variant"]]
+
+
+def test_the_start_form_starts_a_sheet_game_without_javascript(client):
+    # The form sends the target field whatever game is chosen: only Würfelpoker reads it.
+    resp = client.post("/new", data={"variant": "spiffel", "players": ["Anna", "Ben"], "target": "10000"})
+    assert resp.status_code == 303
+    gid = resp.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{gid}").json["variant"] == "spiffel"
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_each_remove_button_of_the_start_form_names_its_row(client, lang):
+    form = _start_form(client.get(f"/?lang={lang}").get_data(as_text=True))
+    assert form.removes == [t("remove_player_n", lang, n=1), t("remove_player_n", lang, n=2)]
+    assert form.error is None and form.players == ["", ""] and form.target == "10000"
 
 
 def test_the_game_page_carries_the_state_for_its_script(client):

@@ -1,13 +1,15 @@
 """The page for a screen reader and a keyboard, on German and English phones: every control
 named in the page's language, one heading naming each page, focus that is seen and comes
 back where it was, "reading the dice" and errors announced, inactive buttons still
-readable, and no motion where the phone asks for less."""
+readable, no motion where the phone asks for less; live regions that speak a line once
+when it changes, one tab stop per die named by its value, remove buttons that name their
+player, and the sheet's best cell said to be the best."""
 
 from __future__ import annotations
 
 import pytest
 
-from .play import FIVE_DICE, manual_throw, photo_throw, start_game, text
+from .play import FIVE_DICE, SIX_DICE, manual_throw, photo_throw, start_game, text, wait_turn
 
 # Roles a player operates: each must have a name.
 CONTROLS = {"button", "link", "textbox", "checkbox", "radio", "combobox", "spinbutton", "menuitem",
@@ -219,3 +221,175 @@ def test_no_motion_when_the_phone_asks_for_less(phones, base, lang):
     photo_throw(phone, FIVE_DICE, 5)
     scrolls = page.evaluate("window.scrolls")
     assert scrolls and all(b != "smooth" for b in scrolls), scrolls
+
+
+# Every live region of the page (aria-live, role=status or alert) records what it says.
+LISTEN_JS = """() => { window.said = [];
+  for (const r of document.querySelectorAll('[aria-live], [role=status], [role=alert]')) {
+    new MutationObserver(() => window.said.push(r.id + ': ' + r.textContent))
+      .observe(r, {childList: true, characterData: true, subtree: true});
+  } }"""
+
+# The page drawn again with nothing changed: once from its own state, once from a copy, as a
+# followed game brings it (the event stream, advice polled, another phone's look).
+REDRAW_JS = """async () => {
+  const store = await import('/static/js/store.js');
+  store.refreshView();
+  store.setState(JSON.parse(JSON.stringify(store.getState())));
+}"""
+
+# The live regions that hold more than a line of text: whole sections, lists, controls.
+CROWDED_JS = """() => [...document.querySelectorAll('[aria-live], [role=status], [role=alert]')]
+  .filter((r) => r.children.length).map((r) => r.id || r.className)"""
+
+
+def _said(page) -> list[str]:
+    return page.evaluate("window.said.splice(0)")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_live_regions_speak_only_when_something_changed(phones, base, lang):
+    phone = phones(lang)
+    page = phone.page
+    start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    photo_throw(phone, SIX_DICE, 5)  # six dice in the photo: the note about the one left out shows
+    page.wait_for_selector("#left-out-note:not([hidden])")
+    # A live region is a line of text: the banner, the tip, the dice typed are not read out whole.
+    assert page.evaluate(CROWDED_JS) == []
+    for region in ("#banner", "#review", "#advice", "#manual-slots", "#sheet-scroll", "#options"):
+        assert page.locator(region).evaluate(
+            "e => !e.closest('[aria-live], [role=status], [role=alert]')"), region
+    page.evaluate(LISTEN_JS)
+    page.evaluate(REDRAW_JS)
+    page.evaluate(REDRAW_JS)
+    assert _said(page) == []  # nothing changed, nothing said
+    # The turn passing is said once, in a few words.
+    page.locator("#options .option").first.click()
+    wait_turn(phone, "Ben")
+    page.wait_for_function("t => document.getElementById('turn-status').textContent === t",
+                           arg=text("turn_of", lang, player="Ben"))
+    assert [s for s in _said(page) if s.startswith("turn-status")] == [
+        "turn-status: " + text("turn_of", lang, player="Ben")]
+    page.evaluate(REDRAW_JS)
+    assert _said(page) == []
+    # Dice typed in: each tap says how many so far and which, not the whole row of slots.
+    page.click("#manual-btn")
+    page.wait_for_selector("#manual:not([hidden])")
+    page.click("#manual-faces [data-add='3']")
+    page.click("#manual-faces [data-add='5']")
+    status = page.locator("#manual-status")
+    assert status.get_attribute("role") == "status"
+    assert status.text_content() == text("manual_progress", lang, n=2, max=5, dice="3 5")
+    page.click("#manual-back")
+    assert status.text_content() == text("manual_progress", lang, n=1, max=5, dice="3")
+    assert [s for s in _said(page) if not s.startswith("manual-status")] == []
+    page.click("#manual-cancel")
+
+
+def _tab_stops(page, start: str, until: str) -> list[dict]:
+    """What Tab stops at from `start` until an element matching `until` has the focus."""
+    page.focus(start)
+    stops: list[dict] = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        stop = page.evaluate("""(until) => { const e = document.activeElement;
+          return {index: e.dataset.index === undefined ? null : +e.dataset.index, id: e.id,
+                  name: e.getAttribute('aria-label'), end: e.matches(until)}; }""", until)
+        if stop["end"]:
+            return stops
+        stops.append(stop)
+    raise AssertionError(f"Tab never reached {until}: {stops}")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_each_die_is_one_tab_stop_named_by_its_value(phones, base, lang):
+    phone = phones(lang)
+    page = phone.page
+    start_game(phone, base, "spiffel", ["Anna", "Ben"])
+    values = photo_throw(phone, FIVE_DICE, 5)
+    page.wait_for_selector("#dice-strip .die-closeup")  # the photo's close-ups and tap targets are drawn
+    assert page.locator("#overlay .die-hit[data-index]").count() == 5
+    # The photo's tap target, the close-up and the value: one stop per die, the value's button.
+    stops = [s for s in _tab_stops(page, "#retake-btn", "#options .option") if s["index"] is not None]
+    assert [s["index"] for s in stops] == [0, 1, 2, 3, 4], stops
+    for i, v in enumerate(values):
+        name = text("die_n", lang, n=i + 1, value=v)
+        assert stops[i]["name"].startswith(name), stops[i]
+        assert page.get_by_role("button", name=name).count() == 1, name
+    # Its actions are the picker's: the keyboard corrects a die and stays on it.
+    page.locator("#dice-strip .die[data-index='1']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#picker:not([hidden])")
+    assert page.locator("#picker-title").inner_text() == text("fix_die_n", lang, n=2, value=values[1])
+    new = 6 if values[1] != 6 else 5
+    page.locator(f"#picker-faces [data-pick='{new}']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => document.querySelector('#dice-strip .die[data-index=\"1\"]').dataset.value === String(v)", arg=new)
+    assert page.evaluate("document.activeElement.matches('#dice-strip .die[data-index=\"1\"]')")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith(
+        text("die_n", lang, n=2, value=new))
+    # A finger still corrects a die from the photo and from its close-up.
+    for target in ("#overlay .die-hit[data-index='2']", "#dice-strip .die-closeup[data-index='3']"):
+        page.locator(target).click()
+        page.wait_for_selector("#picker:not([hidden])")
+        n = int(target[-3]) + 1
+        assert page.locator("#picker-title").inner_text() == text("fix_die_n", lang, n=n, value=values[n - 1])
+        page.click("#picker-cancel")
+        page.wait_for_selector("#picker", state="hidden")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_each_remove_button_names_its_player(phones, base, lang):
+    phone = phones(lang)
+    page = phone.page
+    page.goto(f"{base}/?lang={lang}")
+    remove = page.locator("#player-list .remove-player")
+
+    def names() -> list[str]:
+        return remove.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+
+    assert names() == [text("remove_player_n", lang, n=1), text("remove_player_n", lang, n=2)]
+    page.locator("input[name=players]").nth(0).fill("Ann")
+    assert names() == [text("remove_player_named", lang, name="Ann"), text("remove_player_n", lang, n=2)]
+    page.click("#add-player")
+    page.locator("input[name=players]").nth(2).fill("Cleo")
+    assert names() == [text("remove_player_named", lang, name="Ann"), text("remove_player_n", lang, n=2),
+                       text("remove_player_named", lang, name="Cleo")]
+    # The name a screen reader hears, for the row it removes.
+    page.get_by_role("button", name=text("remove_player_named", lang, name="Ann"), exact=True).click()
+    assert page.locator("input[name=players]").evaluate_all("els => els.map(e => e.value)") == ["", "Cleo"]
+    assert names() == [text("remove_player_n", lang, n=1), text("remove_player_named", lang, name="Cleo")]
+    page.locator("input[name=players]").nth(1).fill("")
+    assert names() == [text("remove_player_n", lang, n=1), text("remove_player_n", lang, n=2)]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_best_cell_of_the_sheet_is_said_to_be_the_best(phones, advice_base, lang):
+    phone = phones(lang)
+    page = phone.page
+    start_game(phone, advice_base, "yahtzee", ["Anna", "Ben"])
+    for throw, tag in (([6, 1, 6, 2, 6], "best_box"), ([6, 6, 6, 2, 2], None), ([6, 6, 6, 5, 5], "advice")):
+        manual_throw(phone, throw)
+        if tag is None:
+            continue
+        page.wait_for_function("() => !document.querySelector('#advice.advice-pending')"
+                               " && document.querySelector('#sheet .cell-pick.best')", timeout=120_000)
+        # The list tags the advisor's box; its cell on the sheet is highlighted, and says so.
+        assert page.locator("#options .option.best .tag-best").inner_text() == text(tag, lang)
+        best = page.locator("#sheet .cell-pick.best")
+        assert best.count() == 1
+        name = best.get_attribute("aria-label")
+        assert name.endswith(", " + text(tag, lang)), name
+        assert page.get_by_role("button", name=name, exact=True).count() == 1
+        # What the eye sees is unchanged: the points alone.
+        assert best.inner_text() == best.get_attribute("data-points")
+        others = page.locator("#sheet .cell-pick:not(.best)").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))")
+        assert others and not [o for o in others if o.endswith(", " + text(tag, lang))]
+        # The tip is said once, in words; drawn again, it is not said again.
+        status = page.locator("#advice-status")
+        assert status.text_content().startswith(text("keep_hint" if tag == "best_box" else "advice", lang))
+        page.evaluate(LISTEN_JS)
+        page.evaluate(REDRAW_JS)
+        assert _said(page) == []

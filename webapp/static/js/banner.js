@@ -1,6 +1,16 @@
-/* Whose turn it is, which throw, and every player's total. */
-import {$, el, clear} from './dom.js';
+/* Whose turn it is, which throw, and every player's total. The banner is redrawn whole on
+ * every change; a screen reader hears only the turn passing or the game's end, once
+ * (#turn-status). */
+import {$, el, clear, setText} from './dom.js';
 import {T, fmt, num} from './i18n.js';
+
+let shownLine = null;  // the turn line last drawn (null: not drawn yet)
+
+/** Say the turn line where it changed; not on opening the page, where it is read as it stands. */
+function sayTurn(line) {
+  if (shownLine !== null && line !== shownLine) setText($('turn-status'), line);
+  shownLine = line;
+}
 
 export function renderBanner(state) {
   const box = clear($('banner'));
@@ -8,11 +18,14 @@ export function renderBanner(state) {
   if (state.finished) {
     const w = state.winner;
     const text = Array.isArray(w) ? fmt('tie', {players: w.join(', ')}) : fmt('winner', {player: w});
+    sayTurn(text);
     box.appendChild(el('div', {className: 'banner-main finished'},
       el('span', {className: 'trophy', ariaHidden: 'true'}, '★'), el('strong', null, text)));
   } else {
     const line = el('div', {className: 'banner-main'});
-    line.appendChild(el('strong', {className: 'current-player', id: 'current-player'}, fmt('turn_of', {player: state.current_player})));
+    const turn = fmt('turn_of', {player: state.current_player});
+    sayTurn(turn);
+    line.appendChild(el('strong', {className: 'current-player', id: 'current-player'}, turn));
     let chip;
     if (d.throws_per_turn) {
       const max = d.throws_per_turn;

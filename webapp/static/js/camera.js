@@ -170,23 +170,32 @@ function placed(node, box) {
   return node;
 }
 
-/** After throw 1 or 2: the advisor's dice to keep, in words, under the picture. */
+/** The advisor's dice to keep, in words (a paragraph), or null. */
+function keepLine(state) {
+  const t = state.throw;
+  if (!t || step(state) !== 'photo') return null;
+  const a = t.advice;
+  if (t.advice_waits && advisedPositions(state).length === 0 && a && a.best) return el('p', null, T.live_check_unsure);
+  if (!a || !a.best || a.stage !== 'keep' || !a.best.positions) return null;
+  const keep = a.best.positions.map((i) => t.dice[i].value);
+  if (keep.length === t.dice.length) return el('p', null, T.keep_all_hint);
+  if (!keep.length) return el('p', null, T.reroll_all_hint);
+  // The words name the dice; their faces are for the eye.
+  const faces = diceRow(keep);
+  faces.setAttribute('aria-hidden', 'true');
+  return el('p', null, fmt('live_keep', {dice: keep.join(' ')}) + ' ', faces);
+}
+
+/** After throw 1 or 2: the advisor's dice to keep, in words, under the picture. A live
+ * region: drawn again only when it says something else. */
 function drawKeep(state) {
   const box = $('live-keep');
   if (!box) return;
+  const line = keepLine(state);
+  const words = line ? line.textContent : '';
+  if (box.textContent === words) return;
   clear(box);
-  const t = state.throw;
-  if (!t || step(state) !== 'photo') return;
-  const a = t.advice;
-  if (t.advice_waits && advisedPositions(state).length === 0 && a && a.best) {
-    box.appendChild(el('p', null, T.live_check_unsure));
-    return;
-  }
-  if (!a || !a.best || a.stage !== 'keep' || !a.best.positions) return;
-  const keep = a.best.positions.map((i) => t.dice[i].value);
-  if (keep.length === t.dice.length) box.appendChild(el('p', null, T.keep_all_hint));
-  else if (!keep.length) box.appendChild(el('p', null, T.reroll_all_hint));
-  else box.appendChild(el('p', null, fmt('live_keep', {dice: keep.join(' ')}) + ' ', diceRow(keep)));
+  if (line) box.appendChild(line);
 }
 
 function phaseText(s) {

@@ -1,6 +1,6 @@
 /* Dice by hand: the picker that corrects (adds, removes) one die of the open throw,
  * and the dialog that types in a whole throw. */
-import {$, el, clear} from './dom.js';
+import {$, el, clear, setText} from './dom.js';
 import {T, fmt} from './i18n.js';
 import {dieFace} from './dice.js';
 import {getState} from './store.js';
@@ -67,6 +67,7 @@ let manualValues = [];
 export function openManual() {
   manualValues = [];
   fillFaceButtons($('manual-faces'), 'add');
+  $('manual-status').textContent = '';
   drawManual();
   openDialog($('manual'));
 }
@@ -81,14 +82,22 @@ function drawManual() {
   $('manual-back').disabled = manualValues.length === 0;
 }
 
+/** After a tap: the dice typed so far, in a few words (the slots are drawn, not read out). */
+function sayManual() {
+  const n = manualValues.length;
+  setText($('manual-status'), n ? fmt('manual_progress', {n, max: getState().expected_dice, dice: manualValues.join(' ')})
+    : T.manual_none);
+}
+
 $('manual-faces').addEventListener('click', (ev) => {
   const b = ev.target.closest('[data-add]');
   if (!b || manualValues.length >= getState().expected_dice) return;
   manualValues.push(Number(b.dataset.add));
   drawManual();
+  sayManual();
   if (manualValues.length === getState().expected_dice) $('manual-ok').focus();
 });
-$('manual-back').addEventListener('click', () => { manualValues.pop(); drawManual(); });
+$('manual-back').addEventListener('click', () => { manualValues.pop(); drawManual(); sayManual(); });
 $('manual-cancel').addEventListener('click', closeDialog);
 $('manual-ok').addEventListener('click', () => {
   const values = manualValues.slice();

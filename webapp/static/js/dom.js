@@ -34,3 +34,24 @@ export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;
 }
+
+/**
+ * Put `text` in `node` only where it says something else (or `again`, e.g. for a new
+ * throw): a live region speaks on every change of its text, and writing the same
+ * text again is a change. True when it wrote.
+ */
+export function setText(node, text, again = false) {
+  if (node.textContent === text && !again) return false;
+  if (again) node.textContent = '';
+  node.textContent = text;
+  return true;
+}
+
+/** What a screen reader says for `node`: its text, a picture's label for the picture,
+ * nothing of what is hidden from it. */
+export function spokenText(node) {
+  if (node.nodeType === 3) return node.textContent;
+  if (node.nodeType !== 1 || node.hidden || node.getAttribute('aria-hidden') === 'true') return '';
+  if (node.getAttribute('role') === 'img') return node.getAttribute('aria-label') || '';
+  return [...node.childNodes].map(spokenText).join(' ').replace(/\s+/g, ' ').trim();
+}

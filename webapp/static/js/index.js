@@ -1,5 +1,6 @@
 /* Start page: player rows, variant options, and starting a game through the API. */
 import {request} from './api.js';
+import {fmt} from './i18n.js';
 
 const form = document.getElementById('new-game');
 const list = document.getElementById('player-list');
@@ -8,18 +9,30 @@ const pushOptions = document.querySelector('[data-for-family="push"]');
 
 const rows = () => [...list.querySelectorAll('.player-row')];
 
+/** Row `i`'s remove button says whom it removes: "Ann entfernen", or "Spieler 2 entfernen"
+ * while the row has no name yet. */
+function nameRemove(row, i) {
+  const name = row.querySelector('input').value.trim();
+  const label = name ? fmt('remove_player_named', {name}) : fmt('remove_player_n', {n: i + 1});
+  const button = row.querySelector('.remove-player');
+  button.setAttribute('aria-label', label);
+  button.setAttribute('title', label);
+}
+
 function renumber() {
   rows().forEach((row, i) => {
     const input = row.querySelector('input');
     const label = input.getAttribute('placeholder').replace(/\d+$/, String(i + 1));
     input.setAttribute('placeholder', label);
     input.setAttribute('aria-label', label);
+    nameRemove(row, i);
   });
 }
 
 document.getElementById('add-player').addEventListener('click', () => {
   const row = rows()[0].cloneNode(true);
   row.querySelector('input').value = '';
+  row.querySelector('input').removeAttribute('value');
   list.appendChild(row);
   renumber();
   row.querySelector('input').focus();
@@ -27,10 +40,21 @@ document.getElementById('add-player').addEventListener('click', () => {
 
 list.addEventListener('click', (ev) => {
   if (!ev.target.closest('.remove-player')) return;
-  if (rows().length <= 1) { rows()[0].querySelector('input').value = ''; return; }
-  ev.target.closest('.player-row').remove();
+  if (rows().length <= 1) { rows()[0].querySelector('input').value = ''; renumber(); return; }
+  const row = ev.target.closest('.player-row');
+  // Focus stays in the list: on the next row's name, else the one before.
+  const next = row.nextElementSibling || row.previousElementSibling;
+  row.remove();
   renumber();
+  if (next) next.querySelector('input').focus();
 });
+
+// A name typed (or changed) renames its row's remove button.
+list.addEventListener('input', (ev) => {
+  const row = ev.target.closest('.player-row');
+  if (row) nameRemove(row, rows().indexOf(row));
+});
+renumber();  // names the buttons of rows a browser refilled (back button, a refused form)
 
 const selected = () => form.querySelector('input[name="variant"]:checked');
 

@@ -1,6 +1,6 @@
 /* The advisor's tip and the list of entries the open throw allows: boxes that score
  * first (best first), then scratches, each labelled for what it is. */
-import {$, el, clear} from './dom.js';
+import {$, el, clear, setText, spokenText} from './dom.js';
 import {T, fmt, num, rounded} from './i18n.js';
 import {diceRow} from './dice.js';
 import {enter} from './actions.js';
@@ -30,6 +30,18 @@ const FEW = 6;
 const isStand = (a, keep) => keep.length === a.dice.length;
 const waiting = (status) => status === 'pending' || status === 'building';
 
+let saidFor = null;  // the throw whose tip #advice-status last said
+
+/** The tip in a few words, once for each throw and each change: the box #advice is redrawn
+ * whole (its clock ticks while the advisor builds), so it is not a live region itself. */
+function sayAdvice(t, words) {
+  const fresh = saidFor !== t.throw_id;
+  saidFor = t.throw_id;
+  const status = $('advice-status');
+  if (words) setText(status, words, fresh);
+  else if (fresh) status.textContent = '';
+}
+
 export function renderAdvice(state) {
   const t = state.throw;
   const box = clear($('advice'));
@@ -40,10 +52,12 @@ export function renderAdvice(state) {
   if (pending) {
     box.hidden = false;
     box.appendChild(el('span', null, advisorNote(t.advice_status)));
+    // Not the clock: that the advisor builds its tables is said once; a short wait is not said.
+    sayAdvice(t, t.advice_status === 'building' ? T.advice_building : '');
     return;
   }
   advisorDone();
-  if (!a || !a.best) { box.hidden = true; return; }
+  if (!a || !a.best) { box.hidden = true; sayAdvice(t, ''); return; }
   box.hidden = false;
   if (tipWaits(state)) {
     // The best move would change if an unsure die showed another face: look first.
@@ -52,6 +66,7 @@ export function renderAdvice(state) {
     box.appendChild(el('p', {className: 'advice-wait-text'}, one ? T.tip_waits_one : T.tip_waits));
     box.appendChild(el('button', {type: 'button', className: 'btn btn-small', id: 'looked-btn',
       onclick: () => { ui.looked.add(t.throw_id); refreshView(); }}, one ? T.unsure_ok_one : T.unsure_ok));
+    sayAdvice(t, one ? T.tip_waits_one : T.tip_waits);
     return;
   }
   const best = a.best;
@@ -68,9 +83,11 @@ export function renderAdvice(state) {
     head.appendChild(el('span', null, T.advice + ': ', diceRow(best.keep), ' ' + (best.bank ? T.then_bank : T.then_again)));
   } else {
     box.hidden = true;
+    sayAdvice(t, '');
     return;
   }
   box.appendChild(head);
+  sayAdvice(t, spokenText(head));
   box.appendChild(el('div', {className: 'advice-ev', title: a.exact === false ? T.estimate : ''}, evText(state, best.expected, null, a.exact)));
   if (a.stage === 'keep' && a.actions.length > 1) {
     const list = el('ol', {className: 'alt-list'});
@@ -82,14 +99,20 @@ export function renderAdvice(state) {
   }
 }
 
+/** What the advisor's box is called where it is marked: "Tipp", or "bestes Feld" while the
+ * tip is to keep dice (the sheet's best cell says the same to a screen reader). */
+export function advisedTag(state) {
+  const a = state.throw && state.throw.advice;
+  const keepStage = !!(a && a.stage === 'keep' && a.best && !isStand(a, a.best.keep));
+  return keepStage ? T.best_box : T.advice;
+}
+
 /** Which option gets the tag, and what it says. */
 function marker(state) {
   const t = state.throw;
-  const a = t.advice;
-  const keepStage = !!(a && a.stage === 'keep' && a.best && !isStand(a, a.best.keep));
   if (t.ranked_by === 'advice') {
     if (tipWaits(state)) return {pick: () => false, text: ''};
-    return {pick: (o) => o.advised, text: keepStage ? T.best_box : T.advice};
+    return {pick: (o) => o.advised, text: advisedTag(state)};
   }
   // Ranked by points only (no advisor): the first box that scores has the most points.
   const first = t.options.find((o) => o.points > 0 || o.keep);

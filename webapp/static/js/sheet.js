@@ -8,6 +8,7 @@ import {enter} from './actions.js';
 import {confirmDialog} from './dialogs.js';
 import {ui, refreshView, tipWaits} from './store.js';
 import {boxName} from './recap.js';
+import {advisedTag} from './options.js';
 
 /** The players whose sheet is shown. */
 function shownPlayers(state) {
@@ -98,9 +99,11 @@ function renderBoxSheet(state, table) {
         if (o) {
           const name = boxName(d, box.label, o.column);
           const best = o.advised && !waits;
+          const what = o.points === 0 ? fmt('scratch_cell', {box: name}) : fmt('enter_cell', {box: name, points: num(o.points)});
           td.appendChild(el('button', {type: 'button',
             className: 'cell-pick' + (best ? ' best' : '') + (o.points === 0 ? ' zero' : ''),
-            ariaLabel: o.points === 0 ? fmt('scratch_cell', {box: name}) : fmt('enter_cell', {box: name, points: num(o.points)}),
+            // The advisor's cell is highlighted; a screen reader hears it named as the list names it.
+            ariaLabel: best ? what + ', ' + advisedTag(state) : what,
             dataset: {box: box.box, column: o.column === null ? '' : String(o.column), points: String(o.points)},
             onclick: () => pickCell(state, o)}, num(o.points)));
         } else if (v !== null && v !== undefined) {
