@@ -3,12 +3,14 @@ named in the page's language, one heading naming each page, focus that is seen a
 back where it was, "reading the dice" and errors announced, inactive buttons still
 readable, no motion where the phone asks for less; live regions that speak a line once
 when it changes, one tab stop per die named by its value, remove buttons that name their
-player, and the sheet's best cell said to be the best."""
+player, the sheet's best cell said to be the best, and a form refused without JavaScript
+opening at its reason."""
 
 from __future__ import annotations
 
 import pytest
 
+from .conftest import LOCALES, PHONE
 from .play import FIVE_DICE, SIX_DICE, manual_throw, photo_throw, start_game, text, wait_turn
 
 # Roles a player operates: each must have a name.
@@ -393,3 +395,28 @@ def test_the_best_cell_of_the_sheet_is_said_to_be_the_best(phones, advice_base, 
         page.evaluate(LISTEN_JS)
         page.evaluate(REDRAW_JS)
         assert _said(page) == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_form_refused_without_javascript_opens_at_its_reason(browser, base, lang):
+    """Without JavaScript the start form posts itself, and a refused one comes back as the
+    start page: on a phone the reason stands a screen or more below the top, so the page
+    opens there, with what was typed still in the form."""
+    context = browser.new_context(locale=LOCALES[lang], java_script_enabled=False, **PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/?lang={lang}")
+        page.check("input[name=variant][value=wuerfelware]")  # a game for two or more
+        page.locator("input[name=players]").nth(0).fill("Ann")
+        api = page.request.post(f"{base}/api/games?lang={lang}", data={"variant": "wuerfelware", "players": ["Ann"]})
+        assert api.status == 422
+        with page.expect_navigation():
+            page.click("#new-game button[type=submit]")
+        error = page.locator("#form-error")
+        assert error.inner_text() == api.json()["error"]
+        box = error.bounding_box()
+        shown = page.viewport_size
+        assert box is not None and shown is not None and 0 <= box["y"] and box["y"] + box["height"] <= shown["height"]
+        assert page.locator("input[name=players]").nth(0).input_value() == "Ann"
+    finally:
+        context.close()
