@@ -13,7 +13,7 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
-from dicecam.scoring import ScoringError, all_variants, get_variant
+from dicecam.scoring import ScoringError, Variant, all_variants, get_variant
 from dicecam.scoring.players import MAX_PLAYERS
 from dicecam.webapp import access, advice, games, parse
 from dicecam.webapp.db import game_cache, get_store, photo_store
@@ -89,25 +89,21 @@ def index():
     return _start_page()
 
 
-def _is_push(variant_name: str | None) -> bool:
-    """Whether the form's game has a target (Würfelpoker); an unknown game is refused by
-    `games.create`, with its own message."""
+def _chosen_variant(name: str | None) -> Variant | None:
+    """The form's game (an alias such as "kniffel" is its game); None where none or an unknown
+    one was sent, which `games.create` refuses with its own message."""
     try:
-        return get_variant(variant_name).family == "push" if variant_name else False
+        return get_variant(name) if name else None
     except ScoringError:
-        return False
+        return None
 
 
 def _entered(form: MultiDict[str, str]) -> dict:
     """What the start form held, to show it again as it was typed."""
     rows = form.getlist("players")[:_MOST_ROWS]
-    variant = form.get("variant")
-    try:
-        variant = get_variant(variant).id if variant else None  # an alias ("kniffel") is its game
-    except ScoringError:
-        pass
+    chosen = _chosen_variant(form.get("variant"))
     return {
-        "variant": variant,
+        "variant": chosen.id if chosen else form.get("variant"),
         "players": rows + [""] * (2 - len(rows)),
         "target": form.get("target", ""),
         "finish_round": form.get("finish_round") == "on",
@@ -136,7 +132,8 @@ def _create_from_form(form: MultiDict[str, str]) -> games.Stored:
     options: dict = {}
     # Only Würfelpoker has a target: the form sends its field whatever game is picked
     # (without JavaScript the field is not hidden).
-    if _is_push(variant):
+    chosen = _chosen_variant(variant)
+    if chosen is not None and chosen.family == "push":
         target = form.get("target", "").strip()
         if target:
             # A target that is no whole number goes to the game as typed: refused by the
