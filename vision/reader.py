@@ -38,9 +38,6 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
-#: The top look's reader (R314, models/HISTORY.md): the reader taught the upper part of a box,
-#: stretched square, where a die seen from low down shows its top face.
-TOP_READER_FILE = "top_reader.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -80,9 +77,6 @@ class DiceReader:
                     if self.settings.search_network and search.is_file() else None)
         self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher)
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
-        top = folder / TOP_READER_FILE
-        # The top look's own reader where the folder has one (taught stretched top faces, R314).
-        self.top_face = FaceReader(session(top, threads), self.settings) if top.is_file() else self.face
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
@@ -260,20 +254,9 @@ class DiceReader:
         share = self.settings.top_look_share
         if share is None or not 1 <= len(dice) <= THROW_AT_MOST:
             return dice
-        top = self.top_face
-        faces = top.classify(top.top_crops(_as_bgr(image), dice.boxes, share))[:, : top.not_a_die]
+        faces = self.face.classify(self.face.top_crops(_as_bgr(image), dice.boxes, share))[:, : self.face.not_a_die]
         values = faces.argmax(axis=1) + 1
         moved = (values != dice.values) & (faces.max(axis=1) >= self.settings.top_look_sure)
-        if self.settings.top_look_only_unsure:
-            # A die the read is sure of keeps its value: a plain table's face seen from above,
-            # cut by the top crop, is where the top look goes wrong (C315, models/HISTORY.md).
-            moved &= dice.confidences < self.settings.low_confidence
-        if self.settings.top_look_second and moved.any():
-            # A low view's centred crop shows top and front face: its reading is torn between
-            # the two, so the top face's value is the reader's next likeliest there.
-            centred = self.face.classify(self.face.crops(_as_bgr(image), dice.boxes))[:, : self.face.not_a_die]
-            centred[np.arange(len(dice)), dice.values - 1] = -1.0
-            moved &= centred.argmax(axis=1) + 1 == values
         if not moved.any():
             return dice
         return replace(dice, values=np.where(moved, values, dice.values),
