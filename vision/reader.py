@@ -23,7 +23,7 @@ from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, ask_about, fill
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
-from dicecam.vision.face_reader import square_crop, CropReadings, FaceReader
+from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
 from dicecam.vision.settings import ReaderSettings
@@ -38,11 +38,6 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
-#: The top look's reader (R314, models/HISTORY.md): the reader taught the upper part of a box,
-#: stretched square, where a die seen from low down shows its top face.
-TOP_READER_FILE = "top_reader.onnx"
-#: The top look's view network (V325): how likely a box's die is seen from low down.
-VIEW_FILE = "view.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -82,11 +77,6 @@ class DiceReader:
                     if self.settings.search_network and search.is_file() else None)
         self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher)
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
-        top = folder / TOP_READER_FILE
-        # The top look's own reader where the folder has one (taught stretched top faces, R314).
-        self.top_face = FaceReader(session(top, threads), self.settings) if top.is_file() else self.face
-        view = folder / VIEW_FILE
-        self.view = session(view, threads) if view.is_file() else None
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
@@ -264,34 +254,13 @@ class DiceReader:
         share = self.settings.top_look_share
         if share is None or not 1 <= len(dice) <= THROW_AT_MOST:
             return dice
-        top = self.top_face
-        faces = top.classify(top.top_crops(_as_bgr(image), dice.boxes, share))[:, : top.not_a_die]
+        faces = self.face.classify(self.face.top_crops(_as_bgr(image), dice.boxes, share))[:, : self.face.not_a_die]
         values = faces.argmax(axis=1) + 1
         moved = (values != dice.values) & (faces.max(axis=1) >= self.settings.top_look_sure)
-        if self.settings.top_look_only_unsure:
-            # A die the read is sure of keeps its value: a plain table's face seen from above,
-            # cut by the top crop, is where the top look goes wrong (C315, models/HISTORY.md).
-            moved &= dice.confidences < self.settings.low_confidence
-        if self.settings.top_look_view is not None and self.view is not None and moved.any():
-            # A photo's dice share its camera: the view is judged over all of them.
-            moved &= float(np.median(self._low_view(_as_bgr(image), dice.boxes))) >= self.settings.top_look_view
-        if self.settings.top_look_second and moved.any():
-            # A low view's centred crop shows top and front face: its reading is torn between
-            # the two, so the top face's value is the reader's next likeliest there.
-            centred = self.face.classify(self.face.crops(_as_bgr(image), dice.boxes))[:, : self.face.not_a_die]
-            centred[np.arange(len(dice)), dice.values - 1] = -1.0
-            moved &= centred.argmax(axis=1) + 1 == values
         if not moved.any():
             return dice
         return replace(dice, values=np.where(moved, values, dice.values),
                        confidences=ask_about(dice.confidences, moved))
-
-    def _low_view(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """How likely each box's die is seen from low down (the view network, V325)."""
-        crops = np.stack([square_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, 1.8 * max(x1 - x0, y1 - y0), 32)
-                          for x0, y0, x1, y1 in boxes]).transpose(0, 3, 1, 2).astype(np.float32) / 255
-        logits = self.view.run(None, {"crops": crops})[0].reshape(-1)
-        return 1.0 / (1.0 + np.exp(-logits))
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

@@ -135,9 +135,6 @@ class ReaderSettings:
     ask_overlapping: float | None = 0.3
     top_look_share: float | None = None
     top_look_sure: float = 0.8
-    top_look_only_unsure: bool = False
-    top_look_second: bool = False
-    top_look_view: float | None = None
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:
