@@ -28,6 +28,7 @@ from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import typical_side
+from dicecam.vision.view import ViewCheck
 from dicecam.vision.whole_die import WholeDieCheck
 
 #: The shipped networks: package data of `dicecam.models` (the repository's `models/`).
@@ -38,6 +39,11 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
+#: Optional: the top look's reader (R323), taught the upper part of a box stretched square,
+#: where a die seen from low down shows its top face; without it the top look reads with the reader.
+TOP_READER_FILE = "top_reader.onnx"
+#: Optional: the top look's view check (V328); without it, where `top_look_view` is set, no die moves.
+VIEW_FILE = "view.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -79,6 +85,9 @@ class DiceReader:
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
+        top, view = folder / TOP_READER_FILE, folder / VIEW_FILE
+        self.top_face = FaceReader(session(top, threads), self.settings) if top.is_file() else self.face
+        self.view = ViewCheck(session(view, threads)) if view.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
 
     @property
@@ -244,19 +253,33 @@ class DiceReader:
         return replace(dice, confidences=ask_about(dice.confidences, asked))
 
     def _top_looked(self, image: np.ndarray, dice: Dice) -> Dice:
-        """`dice` of a throw (at most `THROW_AT_MOST`) with each die the upper part of its box
-        reads otherwise, surely, taking that value, asked (see `ReaderSettings`, top look).
+        """`dice` of a throw (at most `THROW_AT_MOST`) with each die the read left unsure,
+        seen from low down and whose box's upper part the top reader reads otherwise, surely,
+        taking that value, still asked (see `ReaderSettings`, top look).
 
         A throw seen from low down is boxed die by die, top and front face together; the
         reader reads a box's centre, which there is the front face (C313, models/HISTORY.md).
         A heap's boxes have other dice above them, so heaps stay as read.
         """
-        share = self.settings.top_look_share
-        if share is None or not 1 <= len(dice) <= THROW_AT_MOST:
+        s = self.settings
+        if s.top_look_share is None or not 1 <= len(dice) <= THROW_AT_MOST:
             return dice
-        faces = self.face.classify(self.face.top_crops(_as_bgr(image), dice.boxes, share))[:, : self.face.not_a_die]
-        values = faces.argmax(axis=1) + 1
-        moved = (values != dice.values) & (faces.max(axis=1) >= self.settings.top_look_sure)
+        # A die the read is sure of keeps its value: a top-down face cut by the top crop
+        # is where the top look goes wrong (C315, C323), so it waits for a view from low down.
+        looked = dice.confidences < s.low_confidence if s.top_look_only_unsure else np.ones(len(dice), bool)
+        if s.top_look_view is not None:
+            if self.view is None:
+                return dice  # nothing tells a low view from a view from above
+            if looked.any():
+                looked[looked] = self.view.low_view(_as_bgr(image), dice.boxes[looked]) >= s.top_look_view
+        if not looked.any():
+            return dice
+        top = self.top_face
+        faces = top.classify(top.top_crops(_as_bgr(image), dice.boxes[looked], s.top_look_share))[:, : top.not_a_die]
+        moved = np.zeros(len(dice), bool)
+        values = dice.values.copy()
+        values[looked] = faces.argmax(axis=1) + 1
+        moved[looked] = (values[looked] != dice.values[looked]) & (faces.max(axis=1) >= s.top_look_sure)
         if not moved.any():
             return dice
         return replace(dice, values=np.where(moved, values, dice.values),

@@ -79,12 +79,16 @@ class ReaderSettings:
     off): a throw's dice lie apart, so such boxes are one die's top and side face, or a die
     and something on it.
 
-    Top look: each die of such a read is read once more from the upper `top_look_share` of
-    its box (None: off, the default), stretched square; where that read names another value
-    with probability `top_look_sure` or more, the die takes it and is asked. A die seen from
+    Top look: each die of such a read that the read left unsure (under `low_confidence`;
+    every die where `top_look_only_unsure` is false), and that the view check (the models
+    folder's `view.onnx`) gives `top_look_view` or more of being seen from low down (None:
+    not asked; a folder without the check moves no die), is read once more from the upper
+    `top_look_share` of its box (None: off), stretched square, by the folder's top reader
+    (`top_reader.onnx`, else the reader); where that read names another value with
+    probability `top_look_sure` or more, the die takes it and is still asked. A die seen from
     low down is boxed whole, top and front face, and its centre is read as the front face's
-    value; its top face is the box's upper part. Off by default: it rights a few such dice
-    but failed its rule on train (C313: models/HISTORY.md).
+    value; its top face is the box's upper part. Seen from above that part cuts the face,
+    so sure dice and views from above are left as read (C328: models/HISTORY.md).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -133,8 +137,10 @@ class ReaderSettings:
     capped: bool = True
     whole_lifts_peak: float | None = 0.8
     ask_overlapping: float | None = 0.3
-    top_look_share: float | None = None
+    top_look_share: float | None = 0.75
     top_look_sure: float = 0.8
+    top_look_only_unsure: bool = True
+    top_look_view: float | None = 0.5
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:
