@@ -264,6 +264,7 @@ class DiceReader:
         s = self.settings
         if s.top_look_share is None or not 1 <= len(dice) <= THROW_AT_MOST:
             return dice
+        image = _as_bgr(image)
         # A die the read is sure of keeps its value: a top-down face cut by the top crop
         # is where the top look goes wrong (C315, C323), so it waits for a view from low down.
         looked = dice.confidences < s.low_confidence if s.top_look_only_unsure else np.ones(len(dice), bool)
@@ -271,11 +272,11 @@ class DiceReader:
             if self.view is None:
                 return dice  # nothing tells a low view from a view from above
             if looked.any():
-                looked[looked] = self.view.low_view(_as_bgr(image), dice.boxes[looked]) >= s.top_look_view
+                looked[looked] = self.view.low_view(image, dice.boxes[looked]) >= s.top_look_view
         if not looked.any():
             return dice
         top = self.top_face
-        faces = top.classify(top.top_crops(_as_bgr(image), dice.boxes[looked], s.top_look_share))[:, : top.not_a_die]
+        faces = top.classify(top.top_crops(image, dice.boxes[looked], s.top_look_share))[:, : top.not_a_die]
         moved = np.zeros(len(dice), bool)
         values = dice.values.copy()
         values[looked] = faces.argmax(axis=1) + 1
