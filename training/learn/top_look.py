@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -26,15 +26,17 @@ import torch
 from torch import nn
 
 from dicecam.training.data import caches
+from dicecam.training.data.reader_crops import CROP_SCALE
 from dicecam.training.data.throw_boxes import LOW_VIEW_SETS, ThrowBox, throw_boxes
 from dicecam.training.learn.export import OPSET, _legacy_exporter, _stamp, export_reader
 from dicecam.training.learn.nets import FaceReader, reader_of
 from dicecam.training.render.scene import render_crop_and_tilt
+from dicecam.training.shapes import READER_SIZE
 from dicecam.vision.face_reader import rect_crop, square_crop
 from dicecam.vision.reader import DiceReader
 
-#: The reader's crop (`vision.face_reader`: grown 1.35x, 48 px) and the top look's share of a box.
-CROP_SCALE, CROP_SIZE = 1.35, 48
+#: The reader's crop: grown `CROP_SCALE` (1.35x), `READER_SIZE` (48) px a side (`vision.face_reader`).
+CROP_SIZE = READER_SIZE
 #: The view check's crop: a square 1.8x the box's longer side, 32 px (`vision.view`).
 VIEW_GROW, VIEW_SIZE = 1.8, 32
 #: Rendered views: this tilt or more is a low view, under `FROM_ABOVE_UNDER` from above, between left out.
@@ -55,14 +57,16 @@ def top_crops(image: np.ndarray, box: Sequence[float], rng: np.random.Generator,
     return out
 
 
-def _cut(boxes: Sequence[ThrowBox], cut, *, n: int = 1) -> np.ndarray:
+def _cut(boxes: Sequence[ThrowBox], cut: Callable[[np.ndarray, tuple[float, ...]], np.ndarray]) -> list[np.ndarray]:
     """`cut(image, box)` of every box, each photo loaded once (boxes come photo by photo)."""
     out, image, path = [], None, None
     for b in boxes:
         if b.path != path:
             path, image = b.path, cv2.imread(str(b.path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise FileNotFoundError(f"train photo not readable: {b.path}")
         out.append(cut(image, b.box))
-    return np.concatenate(out) if n > 1 else np.stack(out)
+    return out
 
 
 def tune_top_reader(init: dict, crops: np.ndarray, values: np.ndarray, *, steps: int = 2500, batch: int = 64,
@@ -195,13 +199,13 @@ def main(argv: list[str] | None = None) -> None:
     reader = DiceReader(args.models, threads=args.threads)
     boxes = [b for b in throw_boxes(reader) if b.fold != args.holdout_fold]
     rng = np.random.default_rng(323)
-    crops = _cut(boxes, lambda image, box: top_crops(image, box, rng, args.per_box), n=args.per_box)
+    crops = np.concatenate(_cut(boxes, lambda image, box: top_crops(image, box, rng, args.per_box)))
     values = np.repeat([b.value for b in boxes], args.per_box)
     print(f"top reader: {len(crops)} crops from {len(boxes)} boxes", flush=True)
     tuned = tune_top_reader(torch.load(args.init, map_location="cpu"), crops, values, steps=args.steps)
     export_reader(tuned, args.out / "top_reader.onnx", upright=True)
     low = np.array([b.dataset in LOW_VIEW_SETS for b in boxes])
-    views = _cut(boxes, view_crop)
+    views = np.stack(_cut(boxes, view_crop))
     print(f"view check: {low.sum()} real low views, {(~low).sum()} from above, {args.renders} renders", flush=True)
     view = train_view(rendered_views(np.random.default_rng(325), args.renders), chase_views(), views[low], views[~low])
     export_view(view, args.out / "view.onnx")
