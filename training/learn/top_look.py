@@ -59,12 +59,15 @@ def top_crops(image: np.ndarray, box: Sequence[float], rng: np.random.Generator,
 
 def _cut(boxes: Sequence[ThrowBox], cut: Callable[[np.ndarray, tuple[float, ...]], np.ndarray]) -> list[np.ndarray]:
     """`cut(image, box)` of every box, each photo loaded once (boxes come photo by photo)."""
-    out, image, path = [], None, None
+    out: list[np.ndarray] = []
+    image: np.ndarray = np.zeros((0, 0, 3), np.uint8)
+    path = None
     for b in boxes:
         if b.path != path:
-            path, image = b.path, cv2.imread(str(b.path), cv2.IMREAD_COLOR)
-            if image is None:
+            loaded = cv2.imread(str(b.path), cv2.IMREAD_COLOR)
+            if loaded is None:
                 raise FileNotFoundError(f"train photo not readable: {b.path}")
+            path, image = b.path, loaded
         out.append(cut(image, b.box))
     return out
 
