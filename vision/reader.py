@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import low_on_die, lower_faces, overlapping, overlaps, passed_over, under
+from dicecam.vision.boxes import low_on_die, lower_faces, overlapping, under
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, ask_about, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
@@ -402,14 +402,6 @@ class DiceReader:
         others = np.flatnonzero(~judged)
         kept = kept[np.argsort(-rank[kept], kind="stable")]
         others = others[np.argsort(-rank[others], kind="stable")]
-        passed = np.zeros(len(found), bool)
-        share = self.settings.ask_overlapping
-        if self.settings.count_apart and share is not None and count <= THROW_AT_MOST:
-            # A throw's dice lie apart: a box on a die already taken (its side face, a second
-            # box on it) fills the count only where nothing else is left to (C330).
-            passed = passed_over(found.boxes, np.concatenate([kept, others]), share)
-            others = np.concatenate([others[~passed[others]], kept[passed[kept]], others[passed[others]]])
-            kept = kept[~passed[kept]]
         spare = kept[count:]
         if len(kept) >= count:
             chosen = kept[:count]
@@ -421,12 +413,6 @@ class DiceReader:
             # Added to reach the count: the page asks the player about it.
             conf[added] = np.minimum(conf[added], ASKED_AT_MOST)
             chosen = np.concatenate([kept, added])
-        left_over = np.flatnonzero(passed & ~np.isin(np.arange(len(found)), chosen))
-        if len(left_over):
-            # A box taken where another on the same die was passed over is still asked: which
-            # of the two shows the top face is not known (C307).
-            near = overlaps(found.boxes[chosen], found.boxes[left_over], share).any(axis=1)
-            conf[chosen[near]] = np.minimum(conf[chosen[near]], ASKED_AT_MOST)
         picked, left = found.take(chosen), found.take(spare)
         return CountedDice(Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted(),
                            Dice(left.boxes, filled(left.values, "values"), conf[spare]).sorted())

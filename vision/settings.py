@@ -137,7 +137,6 @@ class ReaderSettings:
     capped: bool = True
     whole_lifts_peak: float | None = 0.8
     ask_overlapping: float | None = 0.3
-    count_apart: bool = False
     top_look_share: float | None = 0.75
     top_look_sure: float = 0.8
     top_look_only_unsure: bool = True
