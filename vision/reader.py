@@ -177,18 +177,25 @@ class DiceReader:
         """`found` (judged candidates of `image`) with the whole-die check's word on the
         likeliest boxes the rules drop, 2m+2 of them where `count` is m more than they
         keep: those are what fills the count, and a box the check never saw would rank
-        as if it had called it a die."""
+        as if it had called it a die. Where, with the check's word, a box it never saw is
+        still among the m likeliest, it looks again, `count_fill_rounds` times at most."""
         kept = filled(found.kept, "kept")
         missing = count - int(kept.sum())
         if self.whole_die is None or found.whole is None or missing <= 0:
             return found
-        unseen = np.flatnonzero(~kept & np.isnan(found.whole))
-        if not len(unseen):
-            return found
-        rank = self.likelihood(found)
-        look = unseen[np.argsort(-rank[unseen], kind="stable")[: 2 * missing + 2]]
+        image = _as_bgr(image)
+        dropped = np.flatnonzero(~kept)
         whole = found.whole.copy()
-        whole[look] = self.whole_die.probability(_as_bgr(image), found.boxes[look])
+        for again in range(self.settings.count_fill_rounds):
+            unseen = dropped[np.isnan(whole[dropped])]
+            if not len(unseen):
+                break
+            rank = self.likelihood(replace(found, whole=whole))
+            fills = dropped[np.argsort(-rank[dropped], kind="stable")[:missing]]
+            if again and not np.isnan(whole[fills]).any():
+                break  # the check has looked at everything that fills the count (C332)
+            look = unseen[np.argsort(-rank[unseen], kind="stable")[: 2 * missing + 2]]
+            whole[look] = self.whole_die.probability(image, found.boxes[look])
         return replace(found, whole=whole)
 
     def search(self, image: np.ndarray, found: Candidates) -> Candidates:

@@ -59,7 +59,9 @@ class ReaderSettings:
     the typical die is `zoom_target` detector pixels (twice the first look where none was
     found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest
     boxes the rules drop (2m+2 where m dice are missing) are looked at by the check first,
-    so that what fills the count ranks by its word too.
+    so that what fills the count ranks by its word too; where a box it has not looked at is
+    still among the m likeliest after that, it looks at the 2m+2 likeliest unseen again, in
+    `count_fill_rounds` rounds at most (C332).
 
     Whole die: a kept box that the whole-die check (where the models folder has one)
     gives under `min_whole_die` of being a die is dropped. With `rescue_not_a_die` set, a
@@ -127,6 +129,7 @@ class ReaderSettings:
     search_network: bool = True
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
+    count_fill_rounds: int = 3
     min_whole_die: float = 0.3
     rescue_not_a_die: float | None = 0.6
     rescue_whole: float = 0.9

@@ -24,8 +24,15 @@ def board(reader):
     return photo, reader.candidates(photo)
 
 
+@pytest.fixture(scope="module")
+def one_round(reader):
+    """The reader with the check looking once only, as before C332."""
+    return type(reader)(settings=reader.settings.but(count_fill_rounds=1))
+
+
 @pytest.mark.parametrize("missing", [1, 2, 3])
-def test_the_check_looks_at_the_likeliest_dropped_boxes_two_for_each_missing_die_and_two(reader, board, missing):
+def test_the_check_looks_at_the_likeliest_dropped_boxes_two_for_each_missing_die_and_two(one_round, board, missing):
+    reader = one_round
     photo, found = board
     kept = filled(found.kept, "kept")
     count = int(kept.sum()) + missing
@@ -39,6 +46,51 @@ def test_the_check_looks_at_the_likeliest_dropped_boxes_two_for_each_missing_die
         assert rank[newly].min() >= rank[unseen & ~newly].max()  # the likeliest, not any
     np.testing.assert_array_equal(seen.whole[~newly], found.whole[~newly])  # NaN where it was NaN
     np.testing.assert_allclose(seen.whole[newly], reader.whole_die.probability(photo, found.boxes[newly]), atol=1e-5)
+
+
+def _fills(reader, found, count):
+    """The boxes the rules drop that fill `count`, likeliest first."""
+    dropped = np.flatnonzero(~filled(found.kept, "kept"))
+    rank = reader.likelihood(found)
+    return dropped[np.argsort(-rank[dropped], kind="stable")[: count - (len(found) - len(dropped))]]
+
+
+@pytest.mark.parametrize("missing", [1, 2, 3, 5])
+def test_no_box_fills_the_count_unseen_by_the_check_while_rounds_are_left(reader, one_round, board, missing):
+    # One round leaves a box the check never saw ranked as if it had called it a die: after
+    # its word lowers the boxes it saw, such a box can rise among those that fill the count
+    # (dice_228, C332). Looking again until none is left there ends that.
+    photo, found = board
+    count = int(filled(found.kept, "kept").sum()) + missing
+    seen = reader.look_at_likeliest(photo, found, count)
+    looked = int((np.isnan(found.whole) & ~np.isnan(seen.whole)).sum())
+    per_round = 2 * missing + 2
+    assert looked <= reader.settings.count_fill_rounds * per_round
+    if looked < reader.settings.count_fill_rounds * per_round and np.isnan(seen.whole).any():
+        assert not np.isnan(seen.whole[_fills(reader, seen, count)]).any()
+    once = one_round.look_at_likeliest(photo, found, count)
+    assert looked >= int((np.isnan(found.whole) & ~np.isnan(once.whole)).sum())
+
+
+def test_on_the_board_one_round_lets_a_box_the_check_never_saw_fill_the_count(reader, one_round, board):
+    # The case C332 mends, on a real board: one die missing, the check looks at four boxes,
+    # and a fifth it never saw then ranks first among those that would fill the count.
+    photo, found = board
+    count = int(filled(found.kept, "kept").sum()) + 1
+    once = one_round.look_at_likeliest(photo, found, count)
+    assert np.isnan(once.whole[_fills(one_round, once, count)]).all()
+    again = reader.look_at_likeliest(photo, found, count)
+    assert not np.isnan(again.whole[_fills(reader, again, count)]).any()
+
+
+def test_more_rounds_look_only_where_an_unseen_box_would_fill_the_count(reader, one_round, board):
+    photo, found = board
+    for missing in (1, 2, 3):
+        count = int(filled(found.kept, "kept").sum()) + missing
+        once = one_round.look_at_likeliest(photo, found, count)
+        again = reader.look_at_likeliest(photo, found, count)
+        if not np.isnan(once.whole[_fills(reader, once, count)]).any():
+            np.testing.assert_array_equal(again.whole, once.whole)  # nothing more to look at
 
 
 def test_nothing_is_looked_at_where_the_rules_make_the_count(reader, board):
