@@ -70,12 +70,34 @@ def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def overlapping(boxes: np.ndarray, share: float) -> np.ndarray:
     """(N,) booleans: the box overlaps another of `boxes` by at least `share` of the smaller
     one's area (boxes without area overlap nothing)."""
-    boxes = as_boxes(boxes)
-    inter = intersections(boxes, boxes)
-    np.fill_diagonal(inter, 0.0)
-    a = areas(boxes)
-    smaller = np.minimum(a[:, None], a[None, :])
-    return ((inter > 0) & (inter >= share * smaller)).any(axis=1)
+    near = overlaps(boxes, boxes, share)
+    np.fill_diagonal(near, False)
+    return np.asarray(near.any(axis=1), bool)
+
+
+def overlaps(first: np.ndarray, second: np.ndarray, share: float) -> np.ndarray:
+    """(N, M) booleans: box i of `first` and box j of `second` overlap by at least `share`
+    of the smaller one's area (boxes without area overlap nothing)."""
+    first, second = as_boxes(first), as_boxes(second)
+    inter = intersections(first, second)
+    smaller = np.minimum(areas(first)[:, None], areas(second)[None, :])
+    return (inter > 0) & (inter >= share * smaller)
+
+
+def passed_over(boxes: np.ndarray, order: np.ndarray, share: float) -> np.ndarray:
+    """(N,) booleans: going down `order` (indices into `boxes`, likeliest first), the box
+    overlaps one taken before it by at least `share` of the smaller box's area (`overlaps`),
+    so is passed over (a second box on one die, or its side face beside its top). Boxes not
+    in `order` are never passed over."""
+    near = overlaps(boxes, boxes, share)
+    passed = np.zeros(len(near), bool)
+    taken: list[int] = []
+    for i in np.asarray(order, np.int64):
+        if taken and near[i, taken].any():
+            passed[i] = True
+        else:
+            taken.append(int(i))
+    return passed
 
 
 def holding_die(boxes: np.ndarray, wholes: np.ndarray) -> np.ndarray:

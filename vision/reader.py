@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import low_on_die, lower_faces, overlapping, under
+from dicecam.vision.boxes import low_on_die, lower_faces, overlapping, overlaps, passed_over, under
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, ask_about, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
@@ -159,11 +159,11 @@ class DiceReader:
         # look's boxes again with its own, and those crops need no second run of the network.
         photo, readings = Halvings(image), CropReadings()
         found = self._candidates(image, photo, readings)
-        missing = count > filled(found.kept, "kept").sum()
+        missing = count > self._dice_apart(found, count)
         if search and self.settings.search_missing:
             if missing and self.settings.count_look_by_dice:
                 found = self._closer_by_dice(image, found, photo, readings, short=True)
-                missing = count > filled(found.kept, "kept").sum()
+                missing = count > self._dice_apart(found, count)
             if missing:
                 found = self._search(image, found, photo, readings)
         elif self.settings.frame_look_max_side and missing:  # a live frame's cheaper second look
@@ -173,6 +173,23 @@ class DiceReader:
             found = self.look_at_likeliest(image, found, count)
         return found
 
+    def _apart_share(self, count: int) -> float | None:
+        """The overlap (`ask_overlapping`) past which two boxes of a throw of `count` dice
+        are one die, where `count_apart` is on and `count` a throw's; else None."""
+        if not self.settings.count_apart or count > THROW_AT_MOST:
+            return None
+        return self.settings.ask_overlapping
+
+    def _dice_apart(self, found: Candidates, count: int) -> int:
+        """How many dice the boxes judged `found` keeps make towards `count`: each of them,
+        or with `_apart_share`, those apart from a likelier kept box."""
+        kept = np.flatnonzero(filled(found.kept, "kept"))
+        share = self._apart_share(count)
+        if share is None or len(kept) < 2:
+            return len(kept)
+        order = kept[np.argsort(-self.likelihood(found)[kept], kind="stable")]
+        return len(kept) - int(passed_over(found.boxes, order, share).sum())
+
     def look_at_likeliest(self, image: np.ndarray, found: Candidates, count: int) -> Candidates:
         """`found` (judged candidates of `image`) with the whole-die check's word on the
         likeliest boxes the rules drop, 2m+2 of them where `count` is m more than they
@@ -180,7 +197,7 @@ class DiceReader:
         as if it had called it a die. Where, with the check's word, a box it never saw is
         still among the m likeliest, it looks again, `count_fill_rounds` times at most."""
         kept = filled(found.kept, "kept")
-        missing = count - int(kept.sum())
+        missing = count - self._dice_apart(found, count)
         if self.whole_die is None or found.whole is None or missing <= 0:
             return found
         image = _as_bgr(image)
@@ -409,6 +426,14 @@ class DiceReader:
         others = np.flatnonzero(~judged)
         kept = kept[np.argsort(-rank[kept], kind="stable")]
         others = others[np.argsort(-rank[others], kind="stable")]
+        passed = np.zeros(len(found), bool)
+        share = self._apart_share(count)
+        if share is not None:
+            # A throw's dice lie apart: a box on a die already taken (its side face, a second
+            # box on it) fills the count only where nothing else is left to (C333).
+            passed = passed_over(found.boxes, np.concatenate([kept, others]), share)
+            others = np.concatenate([others[~passed[others]], kept[passed[kept]], others[passed[others]]])
+            kept = kept[~passed[kept]]
         spare = kept[count:]
         if len(kept) >= count:
             chosen = kept[:count]
@@ -420,6 +445,12 @@ class DiceReader:
             # Added to reach the count: the page asks the player about it.
             conf[added] = np.minimum(conf[added], ASKED_AT_MOST)
             chosen = np.concatenate([kept, added])
+        left_over = np.flatnonzero(passed & ~np.isin(np.arange(len(found)), chosen))
+        if share is not None and len(left_over):
+            # A box taken where another on the same die was passed over is still asked: which
+            # of the two shows the top face is not known (C307).
+            near = overlaps(found.boxes[chosen], found.boxes[left_over], share).any(axis=1)
+            conf[chosen[near]] = np.minimum(conf[chosen[near]], ASKED_AT_MOST)
         picked, left = found.take(chosen), found.take(spare)
         return CountedDice(Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted(),
                            Dice(left.boxes, filled(left.values, "values"), conf[spare]).sorted())

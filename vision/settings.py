@@ -79,7 +79,10 @@ class ReaderSettings:
     Overlaps: a read of at most a throw's six dice (told the count or not) asks about each
     die whose box overlaps another's by `ask_overlapping` or more of the smaller box (None:
     off): a throw's dice lie apart, so such boxes are one die's top and side face, or a die
-    and something on it.
+    and something on it. With `count_apart`, told a throw's count, such boxes make one die
+    of it: the likelier counts, the other fills the count only where no other box is left
+    (the one kept beside it is still asked), and a throw they would have filled is short
+    and searched (C333).
 
     Top look: each die of such a read that the read left unsure (under `low_confidence`;
     every die where `top_look_only_unsure` is false), and that the view check (the models
@@ -140,6 +143,7 @@ class ReaderSettings:
     capped: bool = True
     whole_lifts_peak: float | None = 0.8
     ask_overlapping: float | None = 0.3
+    count_apart: bool = True
     top_look_share: float | None = 0.75
     top_look_sure: float = 0.8
     top_look_only_unsure: bool = True

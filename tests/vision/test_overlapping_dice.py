@@ -1,6 +1,7 @@
 """Two dice of a throw lie apart: where two reported boxes overlap, the player is asked about
-both (`ask_overlapping`, C307 in models/HISTORY.md). A heap's dice lean on each other, and
-theirs stay as read."""
+both (`ask_overlapping`, C307 in models/HISTORY.md), and told the throw's count, two such
+boxes make one die of it (`count_apart`, C333). A heap's dice lean on each other, and theirs
+stay as read."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicecam.vision.boxes import overlapping
+from dicecam.vision.boxes import overlapping, overlaps, passed_over
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import paired
@@ -58,6 +59,23 @@ def test_overlaps_come_in_pairs_and_do_not_move_with_the_photo(boxes, share, dx,
     assert (overlapping(boxes, share / 2) | ~out).all()  # a lower share asks at least as many
 
 
+@settings(max_examples=80, deadline=None)
+@given(boxes_st, st.floats(0.05, 1.0), st.randoms(use_true_random=False))
+def test_going_down_an_order_the_boxes_taken_lie_apart_and_each_passed_box_lies_on_one(boxes, share, rnd) -> None:
+    order = list(range(len(boxes)))
+    rnd.shuffle(order)
+    passed = passed_over(boxes, np.array(order, np.int64), share)
+    taken = np.flatnonzero(~passed)
+    near = overlaps(boxes, boxes, share)
+    assert not passed[order[0]] if order else not passed.any()  # the likeliest is always taken
+    assert not near[np.ix_(taken, taken)][~np.eye(len(taken), dtype=bool)].any()  # apart
+    for i in np.flatnonzero(passed):  # each passed box lies on a box taken before it
+        before = set(order[: order.index(int(i))])
+        assert any(near[i, j] for j in taken if j in before)
+    np.testing.assert_array_equal(near, near.T)
+    assert overlapping(boxes, share).tolist() == (near & ~np.eye(len(boxes), dtype=bool)).any(axis=1).tolist()
+
+
 def _kept(boxes: list[list[float]]) -> Candidates:
     """Boxes the rules keep, each read plainly (a 6, 0.99) from a full detector peak."""
     n = len(boxes)
@@ -95,6 +113,49 @@ def test_in_a_throw_two_overlapping_dice_are_both_asked(plain_reader, unasking_r
     assert (unasking_reader.select(found, count=count).confidences > 0.9).all()
 
 
+def _with_others(found: Candidates, boxes: list[list[float]], held: float) -> Candidates:
+    """`found` and boxes the rules drop (read as 2 at `held`), likelier the earlier."""
+    n = len(boxes)
+    dropped = Candidates(np.array(boxes, np.float32), np.full(n, 0.9, np.float32), values=np.full(n, 2),
+                         held=np.linspace(held, held / 2, n).astype(np.float32),
+                         top=np.full(n, held, np.float32), not_a_die=np.zeros(n, np.float32),
+                         relative=np.ones(n, np.float32), kept=np.zeros(n, bool))
+    return found.concat(dropped)
+
+
+@pytest.mark.parametrize("count", [2, 3, 5])
+def test_told_a_throw_a_second_box_on_a_die_fills_the_count_after_any_other_box(plain_reader, count) -> None:
+    boxes = _throw(count, overlap=True)
+    elsewhere = [[100.0, 300.0, 140.0, 340.0]]
+    found = _with_others(_kept(boxes), elsewhere, 0.6)
+    counted = plain_reader.select_counted(found, count)
+    dice = counted.dice
+    assert len(dice) == count
+    assert not overlapping(dice.boxes, 0.3).any()  # one box a die
+    assert any(np.array_equal(b, elsewhere[0]) for b in dice.boxes)  # the other box fills the count
+    assert (dice.confidences <= ASKED_AT_MOST).sum() == 2  # the box it fills and the die boxed twice
+    assert len(counted.left_out) == 0  # a second box on a die is no die left out
+    # Without the rule the two boxes on one die made the count and the other box was not taken.
+    off = DiceReader(capped=False, count_apart=False).select(found, count=count)
+    assert overlapping(off.boxes, 0.3).sum() == 2
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_told_a_throw_with_nothing_else_both_boxes_on_a_die_fill_it_asked(plain_reader, count) -> None:
+    dice = plain_reader.select(_kept(_throw(count, overlap=True)), count=count)
+    twice = overlapping(dice.boxes, 0.3)
+    assert len(dice) == count and twice.sum() == 2
+    assert (dice.confidences[twice] <= ASKED_AT_MOST).all()
+
+
+def test_a_heap_told_its_count_takes_overlapping_boxes_as_they_rank(plain_reader) -> None:
+    count = THROW_AT_MOST + 1
+    found = _with_others(_kept(_throw(count, overlap=True)), [[100.0, 300.0, 140.0, 340.0]], 0.6)
+    dice = plain_reader.select(found, count=count)
+    assert overlapping(dice.boxes, 0.3).sum() == 2  # a heap's dice lean on each other
+    assert (dice.confidences > 0.9).all()
+
+
 @pytest.mark.parametrize("count", [None, 3])
 def test_dice_apart_stay_as_read(plain_reader, count) -> None:
     dice = plain_reader.select(_kept(_throw(3, overlap=False)), count=count)
@@ -108,20 +169,42 @@ def test_a_heap_s_overlapping_dice_stay_as_read(plain_reader) -> None:
 
 
 def test_a_die_boxed_twice_on_a_real_board_is_asked_not_told(roboflow_photos) -> None:
-    """The side face of dice_318's yellow die came back as a sure second 6; told the throw's
-    two dice, the reader now asks about both boxes on that die."""
+    """The side face of dice_318's yellow die came back as a sure second 6; without a count
+    the reader now asks about both boxes on that die."""
     photo, = roboflow_photos("dev", TWICE_BOXED)
     image = load_image(photo.path)
     unasking, asking = DiceReader(ask_overlapping=None), DiceReader()
-    for count in (None, len(photo.dice)):
-        before = unasking.read(image, count=count)
-        after = asking.read(image, count=count)
-        np.testing.assert_array_equal(after.boxes, before.boxes)
-        np.testing.assert_array_equal(after.values, before.values)
-        twice = overlapping(before.boxes, 0.3)
-        assert twice.sum() == 2 and (before.confidences[twice] >= 0.7).all()
-        assert (after.confidences[twice] <= ASKED_AT_MOST).all()
-        # What is still reported sure is right.
-        pairs = paired(after.boxes, photo.dice.boxes)
-        sure = after.confidences >= 0.7
-        assert all(pairs[k] >= 0 and after.values[k] == photo.dice.values[pairs[k]] for k in np.flatnonzero(sure))
+    before = unasking.read(image)
+    after = asking.read(image)
+    np.testing.assert_array_equal(after.boxes, before.boxes)
+    np.testing.assert_array_equal(after.values, before.values)
+    twice = overlapping(before.boxes, 0.3)
+    assert twice.sum() == 2 and (before.confidences[twice] >= 0.7).all()
+    assert (after.confidences[twice] <= ASKED_AT_MOST).all()
+    _sure_is_right(after, photo)
+
+
+def test_told_its_two_dice_a_die_boxed_twice_counts_once_and_the_other_die_is_found(roboflow_photos) -> None:
+    """Told dice_318's count, the two boxes on its yellow die made the count (C333): the
+    search never ran and the small red die on the board was never read. They count as one
+    die now, so the throw is searched and read exactly, the yellow die still asked."""
+    photo, = roboflow_photos("dev", TWICE_BOXED)
+    image = load_image(photo.path)
+    count = len(photo.dice)
+    before = DiceReader(count_apart=False).read(image, count=count)
+    assert overlapping(before.boxes, 0.3).all()  # both boxes on the yellow die
+    after = DiceReader().read(image, count=count)
+    assert not overlapping(after.boxes, 0.3).any()
+    pairs = paired(after.boxes, photo.dice.boxes)
+    assert (pairs >= 0).all() and sorted(pairs) == list(range(count))
+    assert (after.values == photo.dice.values[pairs]).all()
+    on_yellow = overlapping(np.concatenate([after.boxes, before.boxes]), 0.3)[: len(after)]
+    assert (after.confidences[on_yellow] <= ASKED_AT_MOST).all()  # which box shows its top is not known
+    _sure_is_right(after, photo)
+
+
+def _sure_is_right(dice, photo) -> None:
+    """What is reported sure is a labelled die read right."""
+    pairs = paired(dice.boxes, photo.dice.boxes)
+    sure = dice.confidences >= 0.7
+    assert all(pairs[k] >= 0 and dice.values[k] == photo.dice.values[pairs[k]] for k in np.flatnonzero(sure))
