@@ -291,8 +291,7 @@ class DiceReader:
         image = _as_bgr(image)
         # A die the read is sure of keeps its value: a top-down face cut by the top crop
         # is where the top look goes wrong (C315, C323), so it waits for a view from low down.
-        unsure = dice.confidences < s.low_confidence
-        looked = unsure if s.top_look_only_unsure and not s.top_look_asks_sure else np.ones(len(dice), bool)
+        looked = dice.confidences < s.low_confidence if s.top_look_only_unsure else np.ones(len(dice), bool)
         if s.top_look_view is not None:
             if self.view is None:
                 return dice  # nothing tells a low view from a view from above
@@ -302,19 +301,14 @@ class DiceReader:
             return dice
         top = self.top_face
         faces = top.classify(top.top_crops(image, dice.boxes[looked], s.top_look_share))[:, : top.not_a_die]
+        moved = np.zeros(len(dice), bool)
         values = dice.values.copy()
         values[looked] = faces.argmax(axis=1) + 1
-        otherwise = np.zeros(len(dice), bool)
-        # A sure die needs a surer top read to be asked than an unsure one to move (C335).
-        sure_enough = np.where(unsure[looked], s.top_look_sure, max(s.top_look_sure, s.top_look_sure_asks))
-        otherwise[looked] = (values[looked] != dice.values[looked]) & (faces.max(axis=1) >= sure_enough)
-        # Where only unsure dice move, a sure die read otherwise keeps its value but is
-        # asked: two sure readings that disagree are for the player to settle (C334).
-        moved = otherwise & unsure if s.top_look_only_unsure else otherwise
-        if not otherwise.any():
+        moved[looked] = (values[looked] != dice.values[looked]) & (faces.max(axis=1) >= s.top_look_sure)
+        if not moved.any():
             return dice
         return replace(dice, values=np.where(moved, values, dice.values),
-                       confidences=ask_about(dice.confidences, otherwise))
+                       confidences=ask_about(dice.confidences, moved))
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

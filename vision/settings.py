@@ -147,8 +147,6 @@ class ReaderSettings:
     top_look_share: float | None = 0.75
     top_look_sure: float = 0.8
     top_look_only_unsure: bool = True
-    top_look_asks_sure: bool = False
-    top_look_sure_asks: float = 0.8
     top_look_view: float | None = 0.5
     low_confidence: float = UNSURE_BELOW
 
