@@ -20,12 +20,14 @@ from dicecam.training.learn.top_look import (  # noqa: E402
     ViewNet,
     _view_input,
     export_view,
+    rendered_tops,
     rendered_views,
     top_crops,
     train_view,
     tune_top_reader,
     view_crop,
 )
+from dicecam.training.render.scene import render_die_and_box  # noqa: E402
 from dicecam.vision.onnx import session  # noqa: E402
 from dicecam.vision.view import ViewCheck  # noqa: E402
 
@@ -93,6 +95,33 @@ def test_a_view_crop_is_a_square_grown_from_the_box() -> None:
 def test_rendered_views_leave_the_tilts_between_out() -> None:
     crops, labels = rendered_views(np.random.default_rng(4), 12)
     assert crops.shape == (12, 64, 64, 3) and set(np.unique(labels)) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize("tilt", [15.0, 35.0, 55.0])
+def test_a_rendered_die_is_boxed_whole_within_its_photo(tilt) -> None:
+    rng = np.random.default_rng(int(tilt))
+    image, (x0, y0, x1, y1) = render_die_and_box(rng, 4, size=96, tilt=tilt)
+    assert image.shape == (96, 96, 3) and image.dtype == np.uint8
+    assert 0 <= x0 < x1 <= 96 and 0 <= y0 < y1 <= 96
+    assert 0.35 * 96 - 1e-3 <= max(x1 - x0, y1 - y0) <= 0.5 * 96 + 1e-3  # the die 35-50% of the photo
+    # The box holds the die: it differs from the table around it more than the table does.
+    inside = image[int(y0):int(y1), int(x0):int(x1)].reshape(-1, 3).std(axis=0).mean()
+    assert inside > 3
+
+
+def test_a_rendered_die_shows_a_die_s_value() -> None:
+    with pytest.raises(ValueError, match="1..6"):
+        render_die_and_box(np.random.default_rng(0), 7, tilt=30.0)
+
+
+def test_rendered_tops_are_top_crops_with_the_value_of_each_die() -> None:
+    crops, values = rendered_tops(np.random.default_rng(6), 5, 3)
+    assert crops.shape == (15, CROP_SIZE, CROP_SIZE, 3) and crops.dtype == np.uint8
+    assert values.shape == (15,) and set(values) <= set(range(1, 7))
+    assert (values.reshape(5, 3) == values.reshape(5, 3)[:, :1]).all()  # each die's crops share its value
+    again, same = rendered_tops(np.random.default_rng(6), 5, 3)
+    np.testing.assert_array_equal(again, crops)  # one seed, one set of crops
+    np.testing.assert_array_equal(same, values)
 
 
 def test_the_view_check_learns_and_its_file_gives_what_the_network_gives(tmp_path) -> None:

@@ -2,11 +2,12 @@
 
     python -m dicecam.training.learn.from_onnx models/reader.onnx runs/shipped/reader.pt
     python -m dicecam.training.learn.top_look models/ --init runs/shipped/reader.pt --out models/
-        [--holdout-fold F]        # models/top_reader.onnx and models/view.onnx
+        [--holdout-fold F] [--top-renders N] [--no-view]   # models/top_reader.onnx and models/view.onnx
 
 Seen from low down a die is boxed whole, top and front face, and the reader reads the box's
-centre: the front face. The top reader (R323) is the reader tuned on each box's upper part,
-stretched square (`FaceReader.top_crops`), jittered and mirrored. Seen from above that part
+centre: the front face. The top reader (R336) is the reader tuned on each box's upper part,
+stretched square (`FaceReader.top_crops`), jittered and mirrored, and on such crops of
+rendered dice seen from low down (R323 before it had none, and read renders surely wrong). Seen from above that part
 cuts the face, so the view check (V328) says first whether a die is seen from low down: a
 small network taught rendered upright dice by the camera's tilt, chase_dji's dice from above,
 and the shared sets' train throws (roboflow: a seated player's low views; byler and matteo:
@@ -30,7 +31,7 @@ from dicecam.training.data.reader_crops import CROP_SCALE
 from dicecam.training.data.throw_boxes import LOW_VIEW_SETS, ThrowBox, throw_boxes
 from dicecam.training.learn.export import OPSET, _legacy_exporter, _stamp, export_reader
 from dicecam.training.learn.nets import FaceReader, reader_of
-from dicecam.training.render.scene import render_crop_and_tilt
+from dicecam.training.render.scene import render_crop_and_tilt, render_die_and_box
 from dicecam.training.shapes import READER_SIZE
 from dicecam.vision.face_reader import rect_crop, square_crop
 from dicecam.vision.reader import DiceReader
@@ -55,6 +56,23 @@ def top_crops(image: np.ndarray, box: Sequence[float], rng: np.random.Generator,
         crop = rect_crop(image, (a0 + a1) / 2, b0 + height / 2, (a1 - a0) * CROP_SCALE, height * CROP_SCALE, CROP_SIZE)
         out[k] = crop[:, ::-1] if rng.random() < 0.5 else crop
     return out
+
+
+#: Rendered dice for the top reader are seen at least this steeply (degrees from straight down).
+TOP_RENDER_TILT = (15.0, 55.0)
+
+
+def rendered_tops(rng: np.random.Generator, n: int, per: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top crops (n * per, 48, 48, 3) of `n` rendered upright dice seen from low down, each
+    boxed whole as roboflow_dice boxes a die, and their values: the renderer's dice, tables
+    and lights, which the real throws alone never show the top reader (C334, C336)."""
+    crops, values = [], []
+    for _ in range(n):
+        value = int(rng.integers(1, 7))
+        image, box = render_die_and_box(rng, value, tilt=float(rng.uniform(*TOP_RENDER_TILT)))
+        crops.append(top_crops(image, box, rng, per))
+        values += [value] * per
+    return np.concatenate(crops), np.array(values)
 
 
 def _cut(boxes: Sequence[ThrowBox], cut: Callable[[np.ndarray, tuple[float, ...]], np.ndarray]) -> list[np.ndarray]:
@@ -196,6 +214,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--per-box", type=int, default=5, help="top crops cut from each box")
     ap.add_argument("--steps", type=int, default=2500, help="the top reader's steps (the view check takes 3,000)")
     ap.add_argument("--renders", type=int, default=9000, help="rendered views for the view check")
+    ap.add_argument("--top-renders", type=int, default=6000,
+                    help="rendered dice seen from low down among the top reader's crops (2 crops each)")
+    ap.add_argument("--no-view", action="store_true",
+                    help="write the top reader only, keeping the view check the models folder has")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -204,9 +226,15 @@ def main(argv: list[str] | None = None) -> None:
     rng = np.random.default_rng(323)
     crops = np.concatenate(_cut(boxes, lambda image, box: top_crops(image, box, rng, args.per_box)))
     values = np.repeat([b.value for b in boxes], args.per_box)
-    print(f"top reader: {len(crops)} crops from {len(boxes)} boxes", flush=True)
+    if args.top_renders:
+        drawn, drawn_values = rendered_tops(np.random.default_rng(336), args.top_renders, 2)
+        crops, values = np.concatenate([crops, drawn]), np.concatenate([values, drawn_values])
+    print(f"top reader: {len(crops)} crops from {len(boxes)} boxes and {args.top_renders} rendered dice", flush=True)
     tuned = tune_top_reader(torch.load(args.init, map_location="cpu"), crops, values, steps=args.steps)
     export_reader(tuned, args.out / "top_reader.onnx", upright=True)
+    if args.no_view:
+        print(f"wrote {args.out / 'top_reader.onnx'}")
+        return
     low = np.array([b.dataset in LOW_VIEW_SETS for b in boxes])
     views = np.stack(_cut(boxes, view_crop))
     print(f"view check: {low.sum()} real low views, {(~low).sum()} from above, {args.renders} renders", flush=True)

@@ -159,6 +159,26 @@ def render_crop_and_tilt(rng: np.random.Generator, value: int, *, size: int = 64
     return _photo_effects(rng, _frame(canvas, cx, cy, side, size)), float(tilt)
 
 
+def render_die_and_box(rng: np.random.Generator, value: int, *, size: int = 128, tilt: float,
+                       upright: bool = True) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A (size, size, 3) BGR uint8 photo of one die showing ``value`` seen at ``tilt`` degrees
+    from straight down, and the box (x0, y0, x1, y1) of the whole die in it (top and side
+    faces, as roboflow_dice boxes a die), the die 35-50% of the photo's side; ``upright`` as
+    in `render_crop`."""
+    if value not in range(1, 7):
+        raise ValueError(f"die value must be 1..6, got {value}")
+    canvas, cam, (main, *_) = _close_up(rng, value, 4 * size, tilt, upright=upright)
+    uv = cam.project(main.vertices())
+    (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
+    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.35, 0.5)
+    cx = (bx0 + bx1) / 2 + rng.uniform(-0.1, 0.1) * side
+    cy = (by0 + by1) / 2 + rng.uniform(-0.1, 0.1) * side
+    k = size / side
+    x0, y0 = cx - side / 2, cy - side / 2
+    box = ((bx0 - x0) * k, (by0 - y0) * k, (bx1 - x0) * k, (by1 - y0) * k)
+    return _photo_effects(rng, _frame(canvas, cx, cy, side, size)), box
+
+
 def render_side_crop(rng: np.random.Generator, *, size: int = 64) -> np.ndarray:
     """A crop centred on a die's side face, as a detector box on it would cut it.
 
