@@ -110,7 +110,7 @@ def test_a_rendered_die_is_boxed_whole_within_its_photo(tilt) -> None:
 
 
 def test_a_rendered_die_shows_a_die_s_value() -> None:
-    with pytest.raises(ValueError, match="1..6"):
+    with pytest.raises(ValueError, match=r"1\.\.6"):
         render_die_and_box(np.random.default_rng(0), 7, tilt=30.0)
 
 
