@@ -147,16 +147,10 @@ def render_crop(rng: np.random.Generator, value: int, *, size: int = 64, upright
 def render_crop_and_tilt(rng: np.random.Generator, value: int, *, size: int = 64,
                          upright: bool = False) -> tuple[np.ndarray, float]:
     """`render_crop`'s crop and the camera tilt it was seen from (degrees from straight down)."""
-    if value not in range(1, 7):
-        raise ValueError(f"die value must be 1..6, got {value}")
+    _check_value(value)
     tilt = rng.uniform(0, 10) if rng.random() < 0.3 else rng.uniform(10, 55)
-    canvas, cam, (main, *_) = _close_up(rng, value, 4 * size, tilt, upright=upright)
-    uv = cam.project(main.vertices())
-    (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
-    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.55, 0.9)
-    cx = (bx0 + bx1) / 2 + rng.uniform(-0.08, 0.08) * side
-    cy = (by0 + by1) / 2 + rng.uniform(-0.08, 0.08) * side
-    return _photo_effects(rng, _frame(canvas, cx, cy, side, size)), float(tilt)
+    crop, _ = _die_framed(rng, value, size, tilt, upright=upright, fill=(0.55, 0.9), shift=0.08)
+    return crop, float(tilt)
 
 
 def render_die_and_box(rng: np.random.Generator, value: int, *, size: int = 128, tilt: float,
@@ -165,16 +159,27 @@ def render_die_and_box(rng: np.random.Generator, value: int, *, size: int = 128,
     from straight down, and the box (x0, y0, x1, y1) of the whole die in it (top and side
     faces, as roboflow_dice boxes a die), the die 35-50% of the photo's side; ``upright`` as
     in `render_crop`."""
+    _check_value(value)
+    return _die_framed(rng, value, size, tilt, upright=upright, fill=(0.35, 0.5), shift=0.1)
+
+
+def _check_value(value: int) -> None:
     if value not in range(1, 7):
         raise ValueError(f"die value must be 1..6, got {value}")
+
+
+def _die_framed(rng: np.random.Generator, value: int, size: int, tilt: float, *, upright: bool,
+                fill: tuple[float, float], shift: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A close-up of a die (`_close_up`) framed so the whole die fills a `fill` share of the
+    `size` px square, off centre by up to `shift` of it, with the photo's effects; and the
+    whole die's box in that square."""
     canvas, cam, (main, *_) = _close_up(rng, value, 4 * size, tilt, upright=upright)
     uv = cam.project(main.vertices())
     (bx0, by0), (bx1, by1) = uv.min(0), uv.max(0)
-    side = max(bx1 - bx0, by1 - by0) / rng.uniform(0.35, 0.5)
-    cx = (bx0 + bx1) / 2 + rng.uniform(-0.1, 0.1) * side
-    cy = (by0 + by1) / 2 + rng.uniform(-0.1, 0.1) * side
-    k = size / side
-    x0, y0 = cx - side / 2, cy - side / 2
+    side = max(bx1 - bx0, by1 - by0) / rng.uniform(*fill)
+    cx = (bx0 + bx1) / 2 + rng.uniform(-shift, shift) * side
+    cy = (by0 + by1) / 2 + rng.uniform(-shift, shift) * side
+    k, x0, y0 = size / side, cx - side / 2, cy - side / 2
     box = ((bx0 - x0) * k, (by0 - y0) * k, (bx1 - x0) * k, (by1 - y0) * k)
     return _photo_effects(rng, _frame(canvas, cx, cy, side, size)), box
 
