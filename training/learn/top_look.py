@@ -7,8 +7,8 @@
 Seen from low down a die is boxed whole, top and front face, and the reader reads the box's
 centre: the front face. The top reader (R336) is the reader tuned on each box's upper part,
 stretched square (`FaceReader.top_crops`), jittered and mirrored, and on such crops of
-rendered dice seen from low down (R323 before it had none, and read renders surely wrong). Seen from above that part
-cuts the face, so the view check (V328) says first whether a die is seen from low down: a
+rendered dice seen from low down (R323 before it had none, and read renders surely wrong).
+Seen from above that part cuts the face, so the view check (V328) says first whether a die is seen from low down: a
 small network taught rendered upright dice by the camera's tilt, chase_dji's dice from above,
 and the shared sets' train throws (roboflow: a seated player's low views; byler and matteo:
 from above). `--holdout-fold` leaves that fold of every set out of both, to judge them there.
@@ -65,7 +65,7 @@ TOP_RENDER_TILT = (15.0, 55.0)
 def rendered_tops(rng: np.random.Generator, n: int, per: int) -> tuple[np.ndarray, np.ndarray]:
     """Top crops (n * per, 48, 48, 3) of `n` rendered upright dice seen from low down, each
     boxed whole as roboflow_dice boxes a die, and their values: the renderer's dice, tables
-    and lights, which the real throws alone never show the top reader (C334, C336)."""
+    and lights, which the real throws alone never show the top reader (C337, C338)."""
     crops, values = [], []
     for _ in range(n):
         value = int(rng.integers(1, 7))
