@@ -11,7 +11,6 @@ import onnxruntime as ort
 from dicecam.vision.boxes import centres, whole_die_of
 from dicecam.vision.candidates import Candidates
 from dicecam.vision.halvings import Halvings
-from dicecam.vision.heat_windows import heat_windows
 from dicecam.vision.onnx import metadata
 from dicecam.vision.peaks import apart_from, centre_peaks, drop_nested, suppress_duplicates
 from dicecam.vision.settings import ReaderSettings
@@ -56,7 +55,6 @@ class DieDetector:
         small = shrink(source, scale / own)
         passes = [self._detect_at(small, scale, image.shape, min_score=self.weak_score)]
         photo.looked += _pixels(small)
-        photo.first_heat, photo.first_cell = passes[0].heat, self.stride / scale
         if not self._found_small(passes[0], scale):
             half = cv2.resize(small, (max(1, small.shape[1] // 2), max(1, small.shape[0] // 2)),
                               interpolation=cv2.INTER_AREA)
@@ -110,14 +108,7 @@ class DieDetector:
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
         net = self.searcher or self
         weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
-        windows = [(0, 0, w, h)]
-        if s.search_window_heat is not None and photo.first_heat is not None and not net.knows_die_sides:
-            # Every die the search won on roboflow's train and dev throws was warm (0.05+) in
-            # the first look's heat map: the cold rest of a board need not be enlarged (C339).
-            windows = heat_windows(photo.first_heat, photo.first_cell, photo.photo.shape,
-                                   at_least=s.search_window_heat, margin=s.search_window_margin)
-        return self._beside(*(net._closer(photo, window, zscale, min_score=weak) for window in windows),
-                            found=found)
+        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
@@ -130,7 +121,7 @@ class DieDetector:
         zscale = self._zoom_scale(typical, scale, max(h, w), max_side)
         if zscale is None:
             return Candidates.empty()
-        return self._beside(self._closer(photo, (0, 0, w, h), zscale), found=found)
+        return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
 
     def look_at_own_size(self, photo: Halvings, found: Candidates, max_side: int, *,
                          budget: float | None = None) -> Candidates:
@@ -144,7 +135,7 @@ class DieDetector:
             return Candidates.empty()
         if budget is not None and photo.looked + h * w > budget * self.input_side ** 2:
             return Candidates.empty()
-        return self._beside(self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score), found=found)
+        return self._beside(self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score), found)
 
     def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates) -> Candidates:
         """Boxes a closer look finds apart from `found`, sized and placed by `dice` (boxes
@@ -152,17 +143,13 @@ class DieDetector:
         closer look is by its strong boxes; empty where `dice` need none."""
         h, w = photo.photo.shape[:2]
         look = self._zoom_pass(photo, dice, np.ones(len(dice), np.float32), self.input_side / max(h, w))
-        return Candidates.empty() if look is None else self._beside(look, found=found)
+        return Candidates.empty() if look is None else self._beside(look, found)
 
-    def _beside(self, *looks: _Look, found: Candidates) -> Candidates:
-        """The boxes of a second look (in one or more windows: `looks`, merged) apart from
-        `found`, with the whole dice they lie on."""
-        if not looks:
-            return Candidates.empty()
-        boxes, scores = _merge(np.concatenate([look.boxes for look in looks]),
-                               np.concatenate([look.scores for look in looks]))
+    def _beside(self, look: _Look, found: Candidates) -> Candidates:
+        """The boxes of a second `look` (merged) apart from `found`, with the whole dice they lie on."""
+        boxes, scores = _merge(look.boxes, look.scores)
         apart = apart_from(boxes, found.boxes)
-        return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], list(looks)))
+        return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
 
     def _peak_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:
         """The whole die each box lies on (NaN rows where none), from the passes' whole-die
@@ -205,7 +192,7 @@ class DieDetector:
         big = np.maximum(bw, bh) >= min_size
         boxes = _centred(cx, cy, bw, bh)[big] / scale
         bound = np.array([w, h, w, h], np.float32)
-        look = _Look(np.clip(boxes, 0, bound).astype(np.float32), scores[big].astype(np.float32), heat=heat)
+        look = _Look(np.clip(boxes, 0, bound).astype(np.float32), scores[big].astype(np.float32))
         if maps.shape[0] == 9 and self.settings.max_face_drop is not None:
             return replace(look, sides=maps[5:9], sides_scale=scale)
         if maps.shape[0] != 8 or self.settings.whole_die_peak is None:
@@ -285,8 +272,6 @@ class _Look:
     sides: np.ndarray | None = None
     sides_scale: float = 1.0
     sides_shift: tuple[float, float] = (0.0, 0.0)
-    #: The pass's heat map of top-face centres (its cells, padding included).
-    heat: np.ndarray | None = None
 
     def die_at(self, boxes: np.ndarray, stride: int) -> np.ndarray | None:
         """The whole die (N, 4, photo pixels) at each box's centre, from `sides`; NaN rows for

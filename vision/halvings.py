@@ -21,10 +21,6 @@ class Halvings:
         #: Pixels the detector's passes over this photo have looked at so far: what its
         #: time goes with, and what an optional further look is budgeted against.
         self.looked = 0
-        #: The first look's heat map and the photo pixels of one of its cells, once it has
-        #: looked: where a later, closer look may confine itself (`DieDetector.search`).
-        self.first_heat: np.ndarray | None = None
-        self.first_cell = 1.0
 
     @property
     def photo(self) -> np.ndarray:

@@ -54,9 +54,7 @@ class ReaderSettings:
     `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
     likeliest are chosen; with `search_network`, that look is the models folder's search
     network's (`search.onnx`, stride 8: about half the detector's cost there) where it has
-    one. With `search_window_heat` (None: the whole photo), it looks only where the first
-    look's heat map reaches that, `search_window_margin` of that map's cells around (C339).
-    Read without that search (live frames, `read(..., search=False)`), with
+    one. Read without that search (live frames, `read(..., search=False)`), with
     `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
     the typical die is `zoom_target` detector pixels (twice the first look where none was
     found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest
@@ -132,8 +130,6 @@ class ReaderSettings:
     search_max_side: int = 1280
     search_weak_score: float | None = None
     search_network: bool = True
-    search_window_heat: float | None = None
-    search_window_margin: int = 8
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
     count_fill_rounds: int = 3
