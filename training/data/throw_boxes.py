@@ -47,12 +47,13 @@ class ThrowBox:
 
 
 def throw_boxes(reader: DiceReader, sets: Sequence[str] = LOW_VIEW_SETS + FROM_ABOVE_SETS, *,
-                root: Path = caches.DATASETS, split: str = "train") -> Iterator[ThrowBox]:
-    """Every labelled box of the `split` photos of 1-6 dice of `sets`, then the boxes `reader`
-    keeps on them told the count and without it, paired with a label."""
+                root: Path = caches.DATASETS, split: str = "train",
+                at_most: int | None = THROW_AT_MOST) -> Iterator[ThrowBox]:
+    """Every labelled box of the `split` photos of 1 to `at_most` dice (None: any number) of
+    `sets`, then the boxes `reader` keeps on them told the count and without it, paired with a label."""
     for name in sets:
         for photo in read_dataset(root / name, split=split):
-            if photo.crop or not 1 <= len(photo.dice) <= THROW_AT_MOST:
+            if photo.crop or not len(photo.dice) or (at_most is not None and len(photo.dice) > at_most):
                 continue
             fold, labels = fold_of(photo.image), np.asarray(photo.dice.boxes, np.float64)
             values = [int(v) for v in photo.dice.values]
