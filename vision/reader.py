@@ -44,6 +44,9 @@ SEARCH_FILE = "search.onnx"
 TOP_READER_FILE = "top_reader.onnx"
 #: Optional: the top look's view check (V328); without it, where `top_look_view` is set, no die moves.
 VIEW_FILE = "view.onnx"
+#: Optional: the decoy reader (O341), the reader taught game-table decoys as "not a die";
+#: without it, where `decoy_asks` is set, no die is asked for it.
+DECOY_READER_FILE = "decoy_reader.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -88,6 +91,8 @@ class DiceReader:
         top, view = folder / TOP_READER_FILE, folder / VIEW_FILE
         self.top_face = FaceReader(session(top, threads), self.settings) if top.is_file() else self.face
         self.view = ViewCheck(session(view, threads)) if view.is_file() else None
+        decoys = folder / DECOY_READER_FILE
+        self.decoy_reader = FaceReader(session(decoys, threads), self.settings) if decoys.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
 
     @property
@@ -113,7 +118,7 @@ class DiceReader:
         (`uncounted`) whose dice are marked unsure.
         """
         found = self.uncounted(image) if count is None else self.counted(image, count, search=search)
-        return self._top_looked(image, self.select(found, count=count))
+        return self._decoys_asked(image, self._top_looked(image, self.select(found, count=count)))
 
     def uncounted(self, image: np.ndarray) -> Candidates:
         """The judged candidates `read(image)` reports without a count: `candidates`, and
@@ -147,7 +152,7 @@ class DiceReader:
         left out: a photo with more dice in it than the throw (dice set aside, another
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
         counted = self.select_counted(self.counted(image, count, search=search), count)
-        return replace(counted, dice=self._top_looked(image, counted.dice))
+        return replace(counted, dice=self._decoys_asked(image, self._top_looked(image, counted.dice)))
 
     def counted(self, image: np.ndarray, count: int, *, search: bool = True) -> Candidates:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses
@@ -309,6 +314,26 @@ class DiceReader:
             return dice
         return replace(dice, values=np.where(moved, values, dice.values),
                        confidences=ask_about(dice.confidences, moved))
+
+    def _decoys_asked(self, image: np.ndarray, dice: Dice) -> Dice:
+        """`dice` of a throw (at most `THROW_AT_MOST`) with each sure die that the decoy reader
+        reads as "not a die" at `decoy_asks` or more asked: the reader that read it has seen
+        few numeral dice, tokens and dominoes; one taught thousands of them is a second
+        opinion on whether it is a die at all (C341). Values and boxes stay as read."""
+        s = self.settings
+        if s.decoy_asks is None or self.decoy_reader is None or not 1 <= len(dice) <= THROW_AT_MOST:
+            return dice
+        sure = np.flatnonzero(dice.confidences >= s.low_confidence)
+        if not len(sure):
+            return dice
+        image = _as_bgr(image)
+        second = self.decoy_reader
+        no_die = second.classify(second.crops(image, dice.boxes[sure]))[:, second.not_a_die]
+        asked = np.zeros(len(dice), bool)
+        asked[sure] = no_die >= s.decoy_asks
+        if not asked.any():
+            return dice
+        return replace(dice, confidences=ask_about(dice.confidences, asked))
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

@@ -95,6 +95,11 @@ class ReaderSettings:
     value; its top face is the box's upper part. Seen from above that part cuts the face,
     so sure dice and views from above are left as read (C328: models/HISTORY.md).
 
+    Decoys asked: each die of such a read reported sure is read once more by the models
+    folder's decoy reader (`decoy_reader.onnx`, taught game-table decoys as "not a die");
+    where it says "not a die" with probability `decoy_asks` or more (None: off; a folder
+    without it asks none), the die is asked, its value and box kept (C341).
+
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
     under `low_confidence` are shown to players as unsure. A weak peak lowers a die's
@@ -148,6 +153,7 @@ class ReaderSettings:
     top_look_sure: float = 0.8
     top_look_only_unsure: bool = True
     top_look_view: float | None = 0.5
+    decoy_asks: float | None = 0.95
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:

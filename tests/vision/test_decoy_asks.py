@@ -1,0 +1,103 @@
+"""The decoy reader's word (C341): a throw's die that the read reports sure, and that a reader
+taught thousands of game-table decoys reads as "not a die" at `decoy_asks` or more, is asked.
+Its value and box stay; unsure dice, a heap's dice and a models folder without the network are
+left as read."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from test_samples import PHOTOS
+
+from dicecam.training.render.scene import render_scene
+from dicecam.vision.boxes import centres, inside
+from dicecam.vision.candidates import ASKED_AT_MOST
+from dicecam.vision.decode import load_image
+from dicecam.vision.reader import DECOY_READER_FILE, DEFAULT_MODELS, THROW_AT_MOST, DiceReader
+
+THROWS = [p for p in PHOTOS if not p.crop and 2 <= len(p.dice) <= THROW_AT_MOST]
+HEAPS = [p for p in PHOTOS if not p.crop and len(p.dice) > THROW_AT_MOST]
+#: Rendered game tables (the renderer's seeds, upright, all on clutter) where the reader reads
+#: a numeral die's digit as a 1's pip, surely: a brown d6 showing 3 on a board's hexes, and a
+#: grey numeral die showing 3 on a cloth.
+NUMERAL_SCENES = (7304, 6973)
+NUMERALS = ("numeral_d6", "numeral_die")
+
+
+@pytest.fixture(scope="module")
+def shipped() -> DiceReader:
+    """The shipped reader: C341 as measured (models/HISTORY.md, session 68)."""
+    reader = DiceReader()
+    assert reader.settings.decoy_asks == 0.95 and reader.decoy_reader is not None
+    return reader
+
+
+@pytest.fixture(scope="module")
+def unasked() -> DiceReader:
+    return DiceReader(decoy_asks=None)
+
+
+@pytest.fixture(scope="module")
+def always() -> DiceReader:
+    """Every sure die of a throw asked: the decoy reader's word at 0 or more."""
+    return DiceReader(decoy_asks=0.0)
+
+
+def test_the_samples_have_throws_and_heaps() -> None:
+    assert len(THROWS) >= 4 and len(HEAPS) >= 3
+
+
+@pytest.mark.parametrize("photo", THROWS, ids=[p.image for p in THROWS])
+def test_plain_throws_read_as_without_it(shipped, unasked, photo) -> None:
+    # Real dice on plain tables: the decoy reader sees dice (held-out train dice: none of
+    # 2,324 reached 0.95), so nothing is asked.
+    image = load_image(photo.path)
+    got, before = shipped.read(image, count=len(photo.dice)), unasked.read(image, count=len(photo.dice))
+    np.testing.assert_array_equal(got.values, before.values)
+    np.testing.assert_array_equal(got.confidences, before.confidences)
+
+
+@pytest.mark.parametrize("photo", THROWS, ids=[p.image for p in THROWS])
+def test_its_word_asks_sure_dice_and_changes_nothing_else(always, unasked, photo) -> None:
+    image = load_image(photo.path)
+    for count in (None, len(photo.dice)):
+        got, before = always.read(image, count=count), unasked.read(image, count=count)
+        np.testing.assert_array_equal(got.boxes, before.boxes)
+        np.testing.assert_array_equal(got.values, before.values)
+        sure = before.confidences >= unasked.low_confidence
+        assert sure.any(), "a sample throw with no sure die tests nothing here"
+        assert (got.confidences[sure] <= ASKED_AT_MOST).all()
+        np.testing.assert_array_equal(got.confidences[~sure], before.confidences[~sure])
+
+
+@pytest.mark.parametrize("photo", HEAPS, ids=[p.image for p in HEAPS])
+def test_a_heap_stays_as_read(always, unasked, photo) -> None:
+    # A heap is no throw of a game: its dice are left to the rules that read them.
+    image = load_image(photo.path)
+    np.testing.assert_array_equal(always.read(image).confidences, unasked.read(image).confidences)
+
+
+def test_a_folder_without_the_decoy_reader_asks_nothing(tmp_path, unasked) -> None:
+    for model in DEFAULT_MODELS.iterdir():
+        if model.suffix in (".onnx", ".json") and model.name != DECOY_READER_FILE:
+            shutil.copy(model, tmp_path / model.name)
+    bare = DiceReader(tmp_path, decoy_asks=0.0)
+    assert bare.decoy_reader is None
+    photo = THROWS[0]
+    image = load_image(photo.path)
+    np.testing.assert_array_equal(bare.read(image).confidences, unasked.read(image).confidences)
+
+
+@pytest.mark.parametrize("seed", NUMERAL_SCENES)
+def test_a_numeral_die_read_as_pips_is_asked(shipped, unasked, seed) -> None:
+    scene = render_scene(np.random.default_rng(seed), upright=True, clutter=1.0)
+    numerals = np.array([box for box, kind in zip(scene.decoys, scene.decoy_kinds) if kind in NUMERALS], np.float32)
+    assert len(numerals), "the scene has a numeral die"
+    before, got = unasked.read(scene.image), shipped.read(scene.image)
+    np.testing.assert_array_equal(got.boxes, before.boxes)
+    np.testing.assert_array_equal(got.values, before.values)
+    on_numeral = inside(centres(before.boxes), numerals).any(axis=1)
+    assert (before.confidences[on_numeral] >= unasked.low_confidence).any(), "read sure without the decoy reader"
+    assert (got.confidences[on_numeral] <= ASKED_AT_MOST).all()
