@@ -56,8 +56,6 @@ class Mix:
     real_others: int = 28
     decoys: int = 40
     rendered_others: int = 12
-    #: Decoys the reader took for dice (`decoy_cache --models`), drawn last (O341 had none).
-    mined: int = 0
 
 
 def real_crops(boxes: Sequence[ThrowBox]) -> tuple[np.ndarray, np.ndarray]:
@@ -95,10 +93,10 @@ def taught_crop(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def tune_decoy_reader(init: dict, real: tuple[np.ndarray, np.ndarray], rendered: tuple[np.ndarray, np.ndarray],
-                      decoys: np.ndarray, *, mined: np.ndarray | None = None, steps: int = 2500, lr: float = 5e-4,
-                      mix: Mix = Mix(), seed: int = 340) -> FaceReader:
-    """The reader of checkpoint `init` tuned on `real` and `rendered` (crops, values 1-6),
-    `decoys` and `mined` decoys (crops, "not a die"), every batch drawn as `mix` says."""
+                      decoys: np.ndarray, *, steps: int = 2500, lr: float = 5e-4, mix: Mix = Mix(),
+                      seed: int = 340) -> FaceReader:
+    """The reader of checkpoint `init` tuned on `real` and `rendered` (crops, values 1-6) and
+    `decoys` (crops, "not a die"), every batch drawn as `mix` says."""
     rng = np.random.default_rng(seed)
     (real_crops_, real_values), (drawn, drawn_values) = real, rendered
     # Drawn in this order, each group's picks before its crops are taught (the shipped run's order).
@@ -107,9 +105,6 @@ def tune_decoy_reader(init: dict, real: tuple[np.ndarray, np.ndarray], rendered:
               (real_crops_[real_values != 1], real_values[real_values != 1], mix.real_others),
               (decoys, np.full(len(decoys), NOT_A_DIE + 1), mix.decoys),
               (drawn[drawn_values != 1], drawn_values[drawn_values != 1], mix.rendered_others)]
-    if mix.mined:
-        hard = mined if mined is not None else np.zeros((0, STORED, STORED, 3), np.uint8)
-        groups.append((hard, np.full(len(hard), NOT_A_DIE + 1), mix.mined))
     for crops, _values, n in groups:
         if n and not len(crops):
             raise ValueError("the decoy reader needs real and rendered 1s and other values, and decoys")
@@ -138,8 +133,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--init", type=Path, required=True, help="the reader checkpoint to tune (from_onnx's reader.pt)")
     ap.add_argument("--out", type=Path, required=True, help="folder to write decoy_reader.onnx into")
     ap.add_argument("--decoys", type=Path, default=caches.DECOYS, help="the decoy cache (decoy_cache's output)")
-    ap.add_argument("--mined", type=Path, default=None,
-                    help="a second decoy cache, of windows the reader took for dice (decoy_cache --models), all taught")
     ap.add_argument("--holdout-fold", type=int, default=None, help="leave this fold (0-4) of every set out")
     ap.add_argument("--renders", type=int, default=4000, help="rendered 1s, and as many dice of 2-6")
     ap.add_argument("--steps", type=int, default=2500)
@@ -161,16 +154,9 @@ def main(argv: list[str] | None = None) -> None:
         decoys = cache["images"]
     # The cache's last fifth is never taught: decoys to judge the reader on (`HELD_OUT_DECOYS`).
     decoys = decoys[: int(len(decoys) * (1 - HELD_OUT_DECOYS))]
-    mined, mix = None, Mix()
-    if args.mined is not None:
-        with np.load(args.mined) as cache:
-            mined = cache["images"]
-        # Half the decoys drawn from those the reader took for dice (O342); the rest as O341.
-        mix = Mix(real_ones=24, rendered_ones=16, real_others=24, decoys=24, rendered_others=16, mined=24)
     print(f"decoy reader: {len(real[1])} real dice ({int((real[1] == 1).sum())} 1s), {len(values)} rendered, "
-          f"{len(decoys)} decoys, {0 if mined is None else len(mined)} mined", flush=True)
-    tuned = tune_decoy_reader(torch.load(args.init, map_location="cpu"), real, rendered, decoys, mined=mined,
-                              steps=args.steps, mix=mix)
+          f"{len(decoys)} decoys", flush=True)
+    tuned = tune_decoy_reader(torch.load(args.init, map_location="cpu"), real, rendered, decoys, steps=args.steps)
     export_reader(tuned, args.out / "decoy_reader.onnx", upright=True)
     print(f"wrote {args.out / 'decoy_reader.onnx'}")
 
