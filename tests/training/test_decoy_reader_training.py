@@ -25,8 +25,8 @@ from dicecam.training.learn.decoy_reader import (  # noqa: E402
 from dicecam.training.learn.export import export_reader  # noqa: E402
 from dicecam.training.learn.nets import FaceReader  # noqa: E402
 from dicecam.training.shapes import READER_SIZE  # noqa: E402
-from dicecam.vision.face_reader import FaceReader as RunReader  # noqa: E402
 from dicecam.vision.dataset import read_dataset  # noqa: E402
+from dicecam.vision.face_reader import FaceReader as RunReader  # noqa: E402
 from dicecam.vision.onnx import session  # noqa: E402
 from dicecam.vision.reader import THROW_AT_MOST, DiceReader  # noqa: E402
 from dicecam.vision.settings import ReaderSettings  # noqa: E402
