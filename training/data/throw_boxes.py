@@ -10,7 +10,7 @@ network can be checked on a fifth it never saw (models/HISTORY.md, R323h, V328h)
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,3 +71,16 @@ def throw_boxes(reader: DiceReader, sets: Sequence[str] = LOW_VIEW_SETS + FROM_A
 def _box(box: np.ndarray) -> tuple[float, float, float, float]:
     x0, y0, x1, y1 = (float(v) for v in box)
     return x0, y0, x1, y1
+
+
+def cut_boxes(boxes: Sequence[ThrowBox],
+              cut: Callable[[np.ndarray, tuple[float, ...]], np.ndarray]) -> list[np.ndarray]:
+    """`cut(image, box)` of every box, each photo loaded once (boxes come photo by photo)."""
+    out: list[np.ndarray] = []
+    image: np.ndarray = np.zeros((0, 0, 3), np.uint8)
+    path = None
+    for b in boxes:
+        if b.path != path:
+            path, image = b.path, load_image(b.path)
+        out.append(cut(image, b.box))
+    return out

@@ -30,19 +30,16 @@ from torch import nn
 
 from dicecam.training.data import caches
 from dicecam.training.data.reader_crops import CROP_SCALE
-from dicecam.training.data.throw_boxes import FROM_ABOVE_SETS, LOW_VIEW_SETS, ThrowBox, throw_boxes
+from dicecam.training.data.throw_boxes import FROM_ABOVE_SETS, LOW_VIEW_SETS, ThrowBox, cut_boxes, throw_boxes
 from dicecam.training.learn.export import export_reader
 from dicecam.training.learn.nets import FaceReader, reader_of
 from dicecam.training.render.scene import render_crop
-from dicecam.training.shapes import READER_SIZE
-from dicecam.vision.decode import load_image
+from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
 from dicecam.vision.face_reader import square_crop
 from dicecam.vision.reader import DiceReader
 
 #: Stored crops are this big (the reader's window, grown `CROP_SCALE`): room to zoom and move.
 STORED = 64
-#: The reader's "not a die" class (its classes are 1-6, then no die).
-NOT_A_DIE = 6
 #: The decoy cache's last share that is never taught, to judge the decoy reader on.
 HELD_OUT_DECOYS = 0.2
 
@@ -59,16 +56,12 @@ class Mix:
 
 
 def real_crops(boxes: Sequence[ThrowBox]) -> tuple[np.ndarray, np.ndarray]:
-    """Reader-framed crops (N, 64, 64, 3) of `boxes` and their values, each photo loaded once."""
-    crops, values = [], []
-    path, image = None, np.zeros((0, 0, 3), np.uint8)
-    for b in boxes:
-        if b.path != path:
-            path, image = b.path, load_image(b.path)
-        x0, y0, x1, y1 = b.box
-        crops.append(square_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, CROP_SCALE * max(x1 - x0, y1 - y0), STORED))
-        values.append(b.value)
-    return np.stack(crops), np.array(values, np.int64)
+    """Reader-framed crops (N, 64, 64, 3) of `boxes` and their values."""
+    def framed(image: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
+        x0, y0, x1, y1 = box
+        return square_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, CROP_SCALE * max(x1 - x0, y1 - y0), STORED)
+
+    return np.stack(cut_boxes(boxes, framed)), np.array([b.value for b in boxes], np.int64)
 
 
 def rendered_dice(rng: np.random.Generator, values: Sequence[int]) -> np.ndarray:

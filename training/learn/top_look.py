@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -28,7 +28,7 @@ from torch import nn
 
 from dicecam.training.data import caches
 from dicecam.training.data.reader_crops import CROP_SCALE
-from dicecam.training.data.throw_boxes import LOW_VIEW_SETS, ThrowBox, throw_boxes
+from dicecam.training.data.throw_boxes import LOW_VIEW_SETS, cut_boxes, throw_boxes
 from dicecam.training.learn.export import OPSET, _legacy_exporter, _stamp, export_reader
 from dicecam.training.learn.nets import FaceReader, reader_of
 from dicecam.training.render.scene import render_crop_and_tilt, render_die_and_box
@@ -73,21 +73,6 @@ def rendered_tops(rng: np.random.Generator, n: int, per: int) -> tuple[np.ndarra
         crops.append(top_crops(image, box, rng, per))
         values += [value] * per
     return np.concatenate(crops), np.array(values)
-
-
-def _cut(boxes: Sequence[ThrowBox], cut: Callable[[np.ndarray, tuple[float, ...]], np.ndarray]) -> list[np.ndarray]:
-    """`cut(image, box)` of every box, each photo loaded once (boxes come photo by photo)."""
-    out: list[np.ndarray] = []
-    image: np.ndarray = np.zeros((0, 0, 3), np.uint8)
-    path = None
-    for b in boxes:
-        if b.path != path:
-            loaded = cv2.imread(str(b.path), cv2.IMREAD_COLOR)
-            if loaded is None:
-                raise FileNotFoundError(f"train photo not readable: {b.path}")
-            path, image = b.path, loaded
-        out.append(cut(image, b.box))
-    return out
 
 
 def tune_top_reader(init: dict, crops: np.ndarray, values: np.ndarray, *, steps: int = 2500, batch: int = 64,
@@ -224,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     reader = DiceReader(args.models, threads=args.threads)
     boxes = [b for b in throw_boxes(reader) if b.fold != args.holdout_fold]
     rng = np.random.default_rng(323)
-    crops = np.concatenate(_cut(boxes, lambda image, box: top_crops(image, box, rng, args.per_box)))
+    crops = np.concatenate(cut_boxes(boxes, lambda image, box: top_crops(image, box, rng, args.per_box)))
     values = np.repeat([b.value for b in boxes], args.per_box)
     if args.top_renders:
         drawn, drawn_values = rendered_tops(np.random.default_rng(336), args.top_renders, 2)
@@ -236,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"wrote {args.out / 'top_reader.onnx'}")
         return
     low = np.array([b.dataset in LOW_VIEW_SETS for b in boxes])
-    views = np.stack(_cut(boxes, view_crop))
+    views = np.stack(cut_boxes(boxes, view_crop))
     print(f"view check: {low.sum()} real low views, {(~low).sum()} from above, {args.renders} renders", flush=True)
     view = train_view(rendered_views(np.random.default_rng(325), args.renders), chase_views(), views[low], views[~low])
     export_view(view, args.out / "view.onnx")
