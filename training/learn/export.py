@@ -15,7 +15,6 @@ from dicecam.training.learn.nets import (
     READER_SIZE,
     STRIDE,
     DiceDetector,
-    FaceReader,
     SearchDetector,
     detector_of,
     reader_of,
@@ -88,7 +87,7 @@ def export_search(model: SearchDetector, path: Path, *, min_score: float = MIN_S
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
 
 
-def export_reader(model: FaceReader, path: Path, *, upright: bool = False, crop_size: int = READER_SIZE) -> None:
+def export_reader(model: torch.nn.Module, path: Path, *, upright: bool = False, crop_size: int = READER_SIZE) -> None:
     """The reader as ONNX; `upright` records that it was trained upright (`train reader --upright`),
     `crop_size` the side of the crops it reads (`train reader --crop-size`), which `vision` cuts them to.
 
