@@ -87,15 +87,16 @@ def layer_loss(student: SeparableReader, features: list[torch.Tensor]) -> torch.
     return loss
 
 
+def _centred(logits: torch.Tensor) -> torch.Tensor:
+    return logits - logits.mean(dim=1, keepdim=True)
+
+
 def reading_loss(student_logits: torch.Tensor, teacher_logits: torch.Tensor) -> torch.Tensor:
     """KL divergence from the teacher's probabilities, plus a little of the squared gap of the
     centred logits, so that sure readings stay as sure as the teacher's."""
     target = torch.softmax(teacher_logits, dim=1)
     kl = (target * (torch.log(target + 1e-9) - torch.log_softmax(student_logits, dim=1))).sum(dim=1).mean()
-    def centred(logits: torch.Tensor) -> torch.Tensor:
-        return logits - logits.mean(dim=1, keepdim=True)
-
-    return kl + 0.05 * ((centred(student_logits) - centred(teacher_logits)) ** 2).mean()
+    return kl + 0.05 * ((_centred(student_logits) - _centred(teacher_logits)) ** 2).mean()
 
 
 def jittered(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
