@@ -13,8 +13,9 @@ from that layer's input (all at once, each from the teacher's own features), the
 student the teacher's probabilities on the crops the pipeline itself reads
 (`training.data.pipeline_crops`), turned, mirrored and jittered. Every `HELD_OUT`th photo's
 crops are never taught: `agreement` on them says whether the student reads as the teacher
-does. On 2 CPU cores half an hour reached 92% of the teacher's values and a less sure student
-(C343: the gate is 99%); the lead is hours of a lent GPU (`training/device_run.sh`).
+does. On 2 CPU cores half an hour reached 92% of the teacher's values and a less sure student,
+an hour 92.8% (C343: the gate is 99%): a plateau; a wider `PLAN` on a lent GPU
+(`training/device_run.sh`) is the lead.
 """
 
 from __future__ import annotations
