@@ -91,8 +91,8 @@ def main(argv: list[str] | None = None) -> None:
     reader = DiceReader(args.models, threads=args.threads)
     real, real_from = pipeline_crops(reader, train_photos())
     photos = int(real_from.max()) + 1 if len(real_from) else 0
-    seed = tuple(int(part) for part in args.seed.split(","))
-    drawn, drawn_from = pipeline_crops(reader, rendered_photos(args.rendered, (seed[0], seed[1])))
+    first, second = (int(part) for part in args.seed.split(","))
+    drawn, drawn_from = pipeline_crops(reader, rendered_photos(args.rendered, (first, second)))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, crops=np.concatenate([real, drawn]),
                         photos=np.concatenate([real_from, drawn_from + photos]), real=np.int64(photos))

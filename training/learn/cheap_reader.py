@@ -186,8 +186,12 @@ def distil(teacher: FaceReader, crops: np.ndarray, *, layer_minutes: float, minu
             x = drawn()
             with torch.no_grad():
                 features = teacher_features(teacher, x)
-                taught = teacher.classify(teacher.features[len(PLAN) + 1:](features[-1]))
-            loss = layer_loss(student, features) if stage == "layers" else reading_loss(student(x), taught)
+            if stage == "layers":
+                loss = layer_loss(student, features)
+            else:
+                with torch.no_grad():
+                    taught = teacher.classify(teacher.features[len(PLAN) + 1:](features[-1]))
+                loss = reading_loss(student(x), taught)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
