@@ -317,9 +317,10 @@ class DiceReader:
 
     def _decoys_asked(self, image: np.ndarray, dice: Dice) -> Dice:
         """`dice` of a throw (at most `THROW_AT_MOST`) with each sure die that the decoy reader
-        reads as "not a die" at `decoy_asks` or more asked: the reader that read it has seen
-        few numeral dice, tokens and dominoes; one taught thousands of them is a second
-        opinion on whether it is a die at all (C341). Values and boxes stay as read."""
+        reads as "not a die" at `decoy_asks` or more (a die read 1: at `decoy_asks_one`)
+        asked: the reader that read it has seen few numeral dice, tokens and dominoes; one
+        taught thousands of them is a second opinion on whether it is a die at all (C341,
+        C347). Values and boxes stay as read."""
         s = self.settings
         if s.decoy_asks is None or self.decoy_reader is None or not 1 <= len(dice) <= THROW_AT_MOST:
             return dice
@@ -329,8 +330,11 @@ class DiceReader:
         image = _as_bgr(image)
         second = self.decoy_reader
         no_die = second.classify(second.crops(image, dice.boxes[sure]))[:, second.not_a_die]
+        # A 1 is one central mark, as a numeral die's digit or a token's hole is; no real
+        # sure 1 held out of the decoy reader's teaching came near its own line (C347).
+        ones = s.decoy_asks if s.decoy_asks_one is None else min(s.decoy_asks, s.decoy_asks_one)
         asked = np.zeros(len(dice), bool)
-        asked[sure] = no_die >= s.decoy_asks
+        asked[sure] = no_die >= np.where(dice.values[sure] == 1, ones, s.decoy_asks)
         if not asked.any():
             return dice
         return replace(dice, confidences=ask_about(dice.confidences, asked))

@@ -98,7 +98,9 @@ class ReaderSettings:
     Decoys asked: each die of such a read reported sure is read once more by the models
     folder's decoy reader (`decoy_reader.onnx`, taught game-table decoys as "not a die");
     where it says "not a die" with probability `decoy_asks` or more (None: off; a folder
-    without it asks none), the die is asked, its value and box kept (C341).
+    without it asks none), the die is asked, its value and box kept (C341). A die read 1 is
+    asked from `decoy_asks_one` (None: as the others): a numeral die's digit or a token's
+    hole is one central mark, and most sure decoys are read 1 (C347).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -154,6 +156,7 @@ class ReaderSettings:
     top_look_only_unsure: bool = True
     top_look_view: float | None = 0.5
     decoy_asks: float | None = 0.95
+    decoy_asks_one: float | None = 0.7
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:
