@@ -31,7 +31,7 @@ ONE_SCENES = (8028, 8349)
 
 @pytest.fixture(scope="module")
 def shipped() -> DiceReader:
-    """The shipped reader: C341 as measured (models/HISTORY.md, session 68)."""
+    """The shipped reader: C341 and C347 as measured (models/HISTORY.md, sessions 68 and 70)."""
     reader = DiceReader()
     assert reader.settings.decoy_asks == 0.95 and reader.decoy_reader is not None
     assert reader.settings.decoy_asks_one == 0.7
