@@ -106,10 +106,16 @@ def test_a_folder_without_the_decoy_reader_asks_nothing(tmp_path, unasked) -> No
     np.testing.assert_array_equal(bare.read(image).confidences, unasked.read(image).confidences)
 
 
+def _numerals_of(scene) -> np.ndarray:
+    """The boxes of a rendered scene's numeral dice (N, 4)."""
+    return np.array([box for box, kind in zip(scene.decoys, scene.decoy_kinds) if kind in NUMERALS],
+                    np.float32).reshape(-1, 4)
+
+
 @pytest.mark.parametrize("seed", NUMERAL_SCENES)
 def test_a_numeral_die_read_as_pips_is_asked(shipped, unasked, seed) -> None:
     scene = render_scene(np.random.default_rng(seed), upright=True, clutter=1.0)
-    numerals = np.array([box for box, kind in zip(scene.decoys, scene.decoy_kinds) if kind in NUMERALS], np.float32)
+    numerals = _numerals_of(scene)
     assert len(numerals), "the scene has a numeral die"
     before, got = unasked.read(scene.image), shipped.read(scene.image)
     np.testing.assert_array_equal(got.boxes, before.boxes)
@@ -117,11 +123,6 @@ def test_a_numeral_die_read_as_pips_is_asked(shipped, unasked, seed) -> None:
     on_numeral = inside(centres(before.boxes), numerals).any(axis=1)
     assert (before.confidences[on_numeral] >= unasked.low_confidence).any(), "read sure without the decoy reader"
     assert (got.confidences[on_numeral] <= ASKED_AT_MOST).all()
-
-
-def _numerals_of(scene) -> np.ndarray:
-    return np.array([box for box, kind in zip(scene.decoys, scene.decoy_kinds) if kind in NUMERALS],
-                    np.float32).reshape(-1, 4)
 
 
 @pytest.mark.parametrize("seed", ONE_SCENES)
