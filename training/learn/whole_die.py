@@ -241,14 +241,16 @@ def _mean_logit(teachers: Sequence[WholeDieCheck], x: np.ndarray) -> np.ndarray:
     return np.mean([t.logits(x) for t in teachers], axis=0).astype(np.float32)
 
 
-def export(model: WholeDieNet, path: Path, *, cut: Cut = Cut()) -> None:
-    """The check as ONNX, its crop contract in the file (`vision.whole_die` reads it)."""
+def export(model: WholeDieNet, path: Path, *, cut: Cut = Cut(),
+           output: str = "logit of: the box frames a die") -> None:
+    """The check as ONNX, its crop contract in the file (`vision.whole_die` reads it); `output`
+    says what its logit means."""
     path.parent.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(1, 3, cut.size, cut.size)
     with _legacy_exporter():
         torch.onnx.export(model.eval(), (x,), str(path), input_names=["crops"], output_names=["logit"],
                           dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}}, opset_version=OPSET, dynamo=False)
-    _stamp(path, crop_size=cut.size, context=cut.context, lift=cut.lift, output="logit of: the box frames a die")
+    _stamp(path, crop_size=cut.size, context=cut.context, lift=cut.lift, output=output)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,66 @@
+"""The domino check's examples: dominoes painted clear of the dice, and the reader's boxes on each labelled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="training needs the `train` extra")
+
+from dicecam.training.learn import domino_check
+from dicecam.training.learn.domino_check import CUT, caught_above_every_die, examples, paste_dominoes
+from dicecam.vision.boxes import centres
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.reader import DiceReader
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+DICE = np.array([[100, 100, 140, 140], [300, 200, 340, 240]], np.float32)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_dominoes_are_painted_clear_of_the_dice_and_of_each_other(seed) -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    boxes = paste_dominoes(image, DICE, np.random.default_rng(seed), side=40)
+    assert 1 <= len(boxes) <= 4
+    away = np.abs(centres(boxes)[:, None] - centres(DICE)[None]).max(axis=2)
+    assert (away >= 2.2 * 40).all()
+    apart = np.abs(centres(boxes)[:, None] - centres(boxes)[None]).max(axis=2) + np.eye(len(boxes)) * 1e9
+    assert (apart >= 2.5 * 40).all()
+    for x0, y0, x1, y1 in DICE.astype(int):
+        assert (image[y0:y1, x0:x1] == 120).all()  # the dice's places are untouched
+    assert (image != 120).any(axis=2).sum() > len(boxes) * 40 * 40  # each domino two halves' worth
+
+
+def test_a_photo_too_small_for_a_domino_gets_none() -> None:
+    image = np.zeros((60, 60, 3), np.uint8)
+    assert paste_dominoes(image, np.zeros((0, 4)), np.random.default_rng(0), side=40).shape == (0, 4)
+    assert not image.any()
+
+
+@pytest.mark.parametrize(("probs", "labels", "line", "caught"), [
+    ([0.1, 0.3, 0.9, 0.2], [0, 0, 1, 1], 0.3, 0.5),
+    ([0.1, 0.95, 0.9, 0.99], [0, 0, 1, 1], 0.95, 0.5),
+    ([0.1, 0.2, 0.9, 0.99], [0, 0, 1, 1], 0.2, 1.0),
+])
+def test_the_line_lies_above_every_die(probs, labels, line, caught) -> None:
+    got_line, got_caught = caught_above_every_die(np.array(probs), np.array(labels, np.float32))
+    assert got_line == pytest.approx(line) and got_caught == pytest.approx(caught)
+
+
+def test_the_reader_s_boxes_on_pasted_dominoes_are_labelled_dominoes(monkeypatch) -> None:
+    reader = DiceReader()
+    photos = [p for p in read_dataset(SAMPLES) if 2 <= len(p.dice) <= 6][:3]
+    assert photos
+    monkeypatch.setattr(domino_check, "read_dataset", lambda root, split: photos)
+    data = examples(reader, SAMPLES.parent, sets=("samples",))
+    assert data.crops.shape[1:] == (CUT.size, CUT.size, 3)
+    assert len(data.labels) == len(data.folds) == len(data.confidences) == len(data.crops)
+    # Every labelled die the reader finds is a "die" example, told the count and without.
+    found = sum(len(p.dice) for p in photos)
+    assert (data.labels == 0).sum() >= found  # twice over, less any the reader misses
+    # The shipped reader takes painted domino halves for dice (what the check is for).
+    assert (data.labels == 1).sum() > 0
+    assert set(np.unique(data.folds)) <= set(range(5))

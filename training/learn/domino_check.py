@@ -1,0 +1,139 @@
+"""A context check for dominoes: a domino's half is a die's top face, but its other half lies beside it.
+
+    python -m dicecam.training.learn.domino_check models/ --out runs/domino/ [--holdout-fold 0]
+        [--epochs 6] [--seed 71]
+
+Not used by the reader yet (session 71's screen, models/HISTORY.md). The face reader and the
+decoy reader see a box's face alone and read a domino's half as surely as a die; told the
+count, halves outrank real dice (`benchmarks/robustness.py --change "dominoes beside the
+dice"`). This check sees the whole-die check's kind of crop, 2.5 sides wide: a half with its
+twin and the line between them.
+
+Examples: every train photo of the `SETS` with rendered dominoes (`training.render.clutter`)
+painted clear of its dice, read by the models folder's reader told its count and without:
+the boxes it reports on a domino are "domino" (1), those on a labelled die "die" (0). Each
+photo's fold (`throw_boxes.fold_of`): the network learns the others' and is judged on
+`--holdout-fold`'s, at the line above every held-out die it read surely or not. It trains in
+about a minute on 2 cores (`whole_die.train`, the light network) and is written as
+`domino_check.onnx` with its crop contract.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from dicecam.training.data.caches import DATASETS
+from dicecam.training.data.throw_boxes import fold_of
+from dicecam.training.learn.whole_die import Arch, Cut, export, train
+from dicecam.training.render.clutter import OBJECTS
+from dicecam.vision.boxes import centres, inside
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.metrics import match_boxes
+from dicecam.vision.reader import DiceReader
+from dicecam.vision.whole_die import as_input, context_crops
+
+SETS = ("byler_d6", "matteop65_wood", "roboflow_dice")
+#: The check's crop: wide enough for a domino's other half, with no lift (dominoes lie flat).
+CUT = Cut(size=48, context=2.5, lift=0.0)
+#: roboflow_dice boxes cover the whole die; a domino is drawn the size of its top face.
+WHOLE_DIE_SHARE = {"roboflow_dice": 0.8}
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Crops (N, size, size, 3), labels (1: domino, 0: die), each photo's fold, the reported confidence."""
+
+    crops: np.ndarray
+    labels: np.ndarray
+    folds: np.ndarray
+    confidences: np.ndarray
+
+
+def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
+                   count: int = 4, tries: int = 40) -> np.ndarray:
+    """Paint up to `count` dominoes (halves `side` px) into `image` in place, each 2.2 sides
+    clear of every box of `dice` and of each other; their boxes (M, 4)."""
+    h, w = image.shape[:2]
+    draw = OBJECTS["domino"][0]
+    placed: list[tuple[float, float]] = []
+    boxes = []
+    for _ in range(tries):
+        if len(placed) >= count or min(h, w) <= 2 * side:
+            break
+        c = (float(rng.uniform(side, w - side)), float(rng.uniform(side, h - side)))
+        near_die = len(dice) and (np.abs(centres(dice) - c).max(axis=1) < 2.2 * side).any()
+        near_domino = any(max(abs(c[0] - x), abs(c[1] - y)) < 2.5 * side for x, y in placed)
+        if near_die or near_domino:
+            continue
+        boxes.append(draw(rng, image, c, side))
+        placed.append(c)
+    return np.array(boxes, np.float32).reshape(-1, 4)
+
+
+def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS) -> Examples:
+    """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo."""
+    rng = np.random.default_rng(seed)
+    crops, labels, folds, confidences = [], [], [], []
+    for name in sets:
+        for photo in read_dataset(datasets / name, split="train"):
+            if photo.crop or not len(photo.dice):
+                continue
+            image = load_image(photo.path).copy()
+            sides = np.sqrt(np.prod(photo.dice.boxes[:, 2:] - photo.dice.boxes[:, :2], axis=1))
+            side = float(np.median(sides)) * WHOLE_DIE_SHARE.get(name, 1.0)
+            dominoes = paste_dominoes(image, photo.dice.boxes, rng, side=side)
+            if not len(dominoes):
+                continue
+            for count in (None, len(photo.dice)):
+                read = reader.read(image, count=count)
+                on_die = {int(j) for _, j in match_boxes(photo.dice.boxes, read.boxes)}
+                on_domino = np.asarray(inside(centres(read.boxes), dominoes).any(axis=1), bool)
+                take = [j for j in range(len(read)) if j in on_die or on_domino[j]]
+                if not take:
+                    continue
+                crops.append(context_crops(image, read.boxes[take], size=CUT.size, context=CUT.context, lift=CUT.lift))
+                labels += [0.0 if j in on_die else 1.0 for j in take]
+                folds += [fold_of(photo.image)] * len(take)
+                confidences += [float(read.confidences[j]) for j in take]
+    return Examples(np.concatenate(crops), np.array(labels, np.float32), np.array(folds), np.array(confidences))
+
+
+def caught_above_every_die(probs: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """The line just above every die's probability, and the share of dominoes over it."""
+    line = float(probs[labels == 0].max()) if (labels == 0).any() else 0.5
+    dominoes = probs[labels == 1]
+    return line, float((dominoes > line).mean()) if len(dominoes) else float("nan")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", type=Path, help="folder whose reader reports the boxes")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--datasets", type=Path, default=DATASETS)
+    ap.add_argument("--holdout-fold", type=int, default=0, help="fold judged, not learned (-1: learn every fold)")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=71)
+    args = ap.parse_args(argv)
+    data = examples(DiceReader(args.models), args.datasets, seed=args.seed)
+    learn = data.folds != args.holdout_fold
+    print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
+          f"({int(((data.labels == 1) & (data.confidences >= 0.7)).sum())} reported sure), "
+          f"{int((data.labels == 0).sum())} on dice")
+    model = train(data.crops[learn], data.labels[learn], epochs=args.epochs, seed=args.seed, arch=Arch.LIGHT,
+                  widths=(16, 32, 48, 64))
+    if (~learn).any():
+        with torch.no_grad():
+            logits = model(torch.from_numpy(as_input(data.crops[~learn]))).squeeze(1).numpy()
+        line, caught = caught_above_every_die(1 / (1 + np.exp(-logits)), data.labels[~learn])
+        print(f"fold {args.holdout_fold}: above every die ({line:.3f}) {caught:.1%} of the domino boxes")
+    export(model, args.out / "domino_check.onnx", cut=CUT, output="logit of: the box is half a domino")
+
+
+if __name__ == "__main__":
+    main()
