@@ -64,3 +64,9 @@ def test_the_reader_s_boxes_on_pasted_dominoes_are_labelled_dominoes(monkeypatch
     # The shipped reader takes painted domino halves for dice (what the check is for).
     assert (data.labels == 1).sum() > 0
     assert set(np.unique(data.folds)) <= set(range(5))
+
+
+def test_a_set_with_nothing_to_paste_gives_no_examples(monkeypatch) -> None:
+    monkeypatch.setattr(domino_check, "read_dataset", lambda root, split: [])
+    data = examples(DiceReader(), SAMPLES.parent, sets=("samples",))
+    assert data.crops.shape == (0, CUT.size, CUT.size, 3) and not len(data.labels) and not len(data.folds)

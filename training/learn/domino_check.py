@@ -57,8 +57,8 @@ class Examples:
 
 def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
                    count: int = 4, tries: int = 40) -> np.ndarray:
-    """Paint up to `count` dominoes (halves `side` px) into `image` in place, each 2.2 sides
-    clear of every box of `dice` and of each other; their boxes (M, 4)."""
+    """Paint up to `count` dominoes (halves 0.7-1.1 of `side` px) into `image` in place, each
+    2.2 sides clear of every box of `dice` and 2.5 of each other; their boxes (M, 4)."""
     h, w = image.shape[:2]
     draw = OBJECTS["domino"][0]
     placed: list[tuple[float, float]] = []
@@ -101,6 +101,9 @@ def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[
                 labels += [0.0 if j in on_die else 1.0 for j in take]
                 folds += [fold_of(photo.image)] * len(take)
                 confidences += [float(read.confidences[j]) for j in take]
+    if not crops:
+        return Examples(np.zeros((0, CUT.size, CUT.size, 3), np.uint8), np.zeros(0, np.float32),
+                        np.zeros(0, np.int64), np.zeros(0, np.float32))
     return Examples(np.concatenate(crops), np.array(labels, np.float32), np.array(folds), np.array(confidences))
 
 
@@ -120,10 +123,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--seed", type=int, default=71)
     args = ap.parse_args(argv)
-    data = examples(DiceReader(args.models), args.datasets, seed=args.seed)
+    reader = DiceReader(args.models)
+    data = examples(reader, args.datasets, seed=args.seed)
     learn = data.folds != args.holdout_fold
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
-          f"({int(((data.labels == 1) & (data.confidences >= 0.7)).sum())} reported sure), "
+          f"({int(((data.labels == 1) & (data.confidences >= reader.low_confidence)).sum())} reported sure), "
           f"{int((data.labels == 0).sum())} on dice")
     model = train(data.crops[learn], data.labels[learn], epochs=args.epochs, seed=args.seed, arch=Arch.LIGHT,
                   widths=(16, 32, 48, 64))
