@@ -47,6 +47,9 @@ VIEW_FILE = "view.onnx"
 #: Optional: the decoy reader (O341), the reader taught game-table decoys as "not a die";
 #: without it, where `decoy_asks` is set, no die is asked for it.
 DECOY_READER_FILE = "decoy_reader.onnx"
+#: Optional: the domino check (C354), the whole-die check's kind of network taught domino
+#: halves; without it, where `domino_asks` is set, no die is asked for it.
+DOMINO_CHECK_FILE = "domino_check.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -93,6 +96,8 @@ class DiceReader:
         self.view = ViewCheck(session(view, threads)) if view.is_file() else None
         decoys = folder / DECOY_READER_FILE
         self.decoy_reader = FaceReader(session(decoys, threads), self.settings) if decoys.is_file() else None
+        dominoes = folder / DOMINO_CHECK_FILE
+        self.domino_check = WholeDieCheck(session(dominoes, threads)) if dominoes.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
 
     @property
@@ -118,7 +123,8 @@ class DiceReader:
         (`uncounted`) whose dice are marked unsure.
         """
         found = self.uncounted(image) if count is None else self.counted(image, count, search=search)
-        return self._decoys_asked(image, self._top_looked(image, self.select(found, count=count)))
+        dice = self._decoys_asked(image, self._top_looked(image, self.select(found, count=count)))
+        return self._dominoes_asked(image, dice)
 
     def uncounted(self, image: np.ndarray) -> Candidates:
         """The judged candidates `read(image)` reports without a count: `candidates`, and
@@ -152,7 +158,8 @@ class DiceReader:
         left out: a photo with more dice in it than the throw (dice set aside, another
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
         counted = self.select_counted(self.counted(image, count, search=search), count)
-        return replace(counted, dice=self._decoys_asked(image, self._top_looked(image, counted.dice)))
+        dice = self._decoys_asked(image, self._top_looked(image, counted.dice))
+        return replace(counted, dice=self._dominoes_asked(image, dice))
 
     def counted(self, image: np.ndarray, count: int, *, search: bool = True) -> Candidates:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses
@@ -338,6 +345,22 @@ class DiceReader:
         if not asked.any():
             return dice
         return replace(dice, confidences=ask_about(dice.confidences, asked))
+
+    def _dominoes_asked(self, image: np.ndarray, dice: Dice) -> Dice:
+        """`dice` with each sure die that the domino check gives `domino_asks` or more of being
+        half a domino asked: a domino's half is a die's face to the readers, and only a crop
+        that shows its other half beside it tells them apart. Heaps too: dominoes lie beside
+        any number of dice, and no held-out real die came near the line (C354, C355). Values
+        and boxes stay as read."""
+        limit = self.settings.domino_asks
+        if limit is None or self.domino_check is None or not len(dice):
+            return dice
+        sure = np.flatnonzero(dice.confidences >= self.settings.low_confidence)
+        if not len(sure):
+            return dice
+        asked = np.zeros(len(dice), bool)
+        asked[sure] = self.domino_check.probability(_as_bgr(image), dice.boxes[sure]) >= limit
+        return replace(dice, confidences=ask_about(dice.confidences, asked)) if asked.any() else dice
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

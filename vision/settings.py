@@ -100,7 +100,10 @@ class ReaderSettings:
     where it says "not a die" with probability `decoy_asks` or more (None: off; a folder
     without it asks none), the die is asked, its value and box kept (C341). A die read 1 is
     asked from `decoy_asks_one` (None: as the others): a numeral die's digit or a token's
-    hole is one central mark, and most sure decoys are read 1 (C347).
+    hole is one central mark, and most sure decoys are read 1 (C347). Each sure die of any
+    read that the models folder's domino check (`domino_check.onnx`) gives `domino_asks` or
+    more (None: off) of being half a domino is asked too: only a crop wide enough to show a
+    domino's other half tells it from a die (C355).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -157,6 +160,7 @@ class ReaderSettings:
     top_look_view: float | None = 0.5
     decoy_asks: float | None = 0.95
     decoy_asks_one: float | None = 0.7
+    domino_asks: float | None = 0.95
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:

@@ -70,3 +70,16 @@ def test_a_set_with_nothing_to_paste_gives_no_examples(monkeypatch) -> None:
     monkeypatch.setattr(domino_check, "read_dataset", lambda root, split: [])
     data = examples(DiceReader(), SAMPLES.parent, sets=("samples",))
     assert data.crops.shape == (0, CUT.size, CUT.size, 3) and not len(data.labels) and not len(data.folds)
+
+
+def test_rendered_throws_give_dice_always_learned_and_join_the_photos_examples(monkeypatch) -> None:
+    from dicecam.training.learn.domino_check import joined, rendered_examples
+
+    reader = DiceReader()
+    drawn = rendered_examples(reader, scenes=3, seed=1)
+    assert drawn.crops.shape[1:] == (CUT.size, CUT.size, 3)
+    assert (drawn.folds == -1).all() and (drawn.labels == 0).sum() > 0  # a rendered throw's dice are read
+    assert not len(rendered_examples(reader, scenes=0).labels)
+    monkeypatch.setattr(domino_check, "read_dataset", lambda root, split: [])
+    both = joined(examples(reader, SAMPLES.parent, sets=("samples",)), drawn)
+    assert len(both.labels) == len(drawn.labels) and (both.crops == drawn.crops).all()

@@ -3,7 +3,7 @@
     python -m dicecam.training.learn.domino_check models/ --out runs/domino/ [--holdout-fold 0]
         [--epochs 6] [--seed 71]
 
-Not used by the reader yet (session 71's screen, models/HISTORY.md). The face reader and the
+Shipped as `models/domino_check.onnx` (C355, `--renders 1500`; models/HISTORY.md). The face reader and the
 decoy reader see a box's face alone and read a domino's half as surely as a die; told the
 count, halves outrank real dice (`benchmarks/robustness.py --change "dominoes beside the
 dice"`). This check sees the whole-die check's kind of crop, 2.5 sides wide: a half with its
@@ -102,9 +102,55 @@ def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[
                 folds += [fold_of(photo.image)] * len(take)
                 confidences += [float(read.confidences[j]) for j in take]
     if not crops:
-        return Examples(np.zeros((0, CUT.size, CUT.size, 3), np.uint8), np.zeros(0, np.float32),
-                        np.zeros(0, np.int64), np.zeros(0, np.float32))
+        return _no_examples()
     return Examples(np.concatenate(crops), np.array(labels, np.float32), np.array(folds), np.array(confidences))
+
+
+def rendered_examples(reader: DiceReader, *, scenes: int, seed: int = 354) -> Examples:
+    """The boxes `reader` reports on `scenes` rendered throws, half of them on a game table's
+    clutter: on a die (readable or not: a die either way) "die", on a domino "domino"; fold -1
+    (always learned). Dice of every colour, touching, on plain and printed tables: what real
+    photos have too few of (white dice stacked on white)."""
+    from dicecam.training.data.sources import synth_scene_source
+
+    draw = synth_scene_source(upright=True, clutter=0.5)
+    if draw is None or scenes <= 0:
+        return _no_examples()
+    rng = np.random.default_rng(seed)
+    crops: list[np.ndarray] = []
+    labels: list[float] = []
+    confidences: list[float] = []
+    for _ in range(scenes):
+        sample = draw(rng)
+        kinds = sample.decoy_kinds or ()
+        decoys = sample.decoys if sample.decoys is not None else np.zeros((0, 4), np.float32)
+        dominoes = np.array([box for box, kind in zip(decoys, kinds) if kind == "domino"], np.float32).reshape(-1, 4)
+        truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
+        for count in (None, len(truth)):
+            read = reader.read(sample.image, count=count)
+            on_die = {int(j) for _, j in match_boxes(truth, read.boxes)}
+            on_domino = np.asarray(inside(centres(read.boxes), dominoes).any(axis=1), bool)
+            take = [j for j in range(len(read)) if j in on_die or on_domino[j]]
+            if take:
+                crops.append(context_crops(sample.image, read.boxes[take], size=CUT.size, context=CUT.context,
+                                           lift=CUT.lift))
+                labels += [0.0 if j in on_die else 1.0 for j in take]
+                confidences += [float(read.confidences[j]) for j in take]
+    if not crops:
+        return _no_examples()
+    return Examples(np.concatenate(crops), np.array(labels, np.float32), np.full(len(labels), -1),
+                    np.array(confidences, np.float32))
+
+
+def _no_examples() -> Examples:
+    return Examples(np.zeros((0, CUT.size, CUT.size, 3), np.uint8), np.zeros(0, np.float32),
+                    np.zeros(0, np.int64), np.zeros(0, np.float32))
+
+
+def joined(*parts: Examples) -> Examples:
+    """The examples of `parts`, one after another."""
+    return Examples(*(np.concatenate([getattr(p, name) for p in parts])
+                      for name in ("crops", "labels", "folds", "confidences")))
 
 
 def caught_above_every_die(probs: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
@@ -122,9 +168,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--holdout-fold", type=int, default=0, help="fold judged, not learned (-1: learn every fold)")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--seed", type=int, default=71)
+    ap.add_argument("--renders", type=int, default=0, help="rendered throws whose boxes are learned too (fold -1)")
     args = ap.parse_args(argv)
     reader = DiceReader(args.models)
-    data = examples(reader, args.datasets, seed=args.seed)
+    data = joined(examples(reader, args.datasets, seed=args.seed), rendered_examples(reader, scenes=args.renders))
     learn = data.folds != args.holdout_fold
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
           f"({int(((data.labels == 1) & (data.confidences >= reader.low_confidence)).sum())} reported sure), "
