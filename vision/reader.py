@@ -47,7 +47,7 @@ VIEW_FILE = "view.onnx"
 #: Optional: the decoy reader (O341), the reader taught game-table decoys as "not a die";
 #: without it, where `decoy_asks` is set, no die is asked for it.
 DECOY_READER_FILE = "decoy_reader.onnx"
-#: Optional: the domino check (C354), the whole-die check's kind of network taught domino
+#: Optional: the domino check (C355), the whole-die check's kind of network taught domino
 #: halves; without it, where `domino_asks` is set, no die is asked for it.
 DOMINO_CHECK_FILE = "domino_check.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
