@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,20 @@ def reader():
     from dicecam.vision.reader import DiceReader
 
     return DiceReader()
+
+
+@pytest.fixture
+def models_without(tmp_path) -> Callable[[str], Path]:
+    """`models_without(name)`: a copy of the shipped models folder lacking the optional file `name`."""
+    from dicecam.vision.reader import DEFAULT_MODELS
+
+    def copy(name: str) -> Path:
+        for model in DEFAULT_MODELS.iterdir():
+            if model.suffix in (".onnx", ".json") and model.name != name:
+                shutil.copy(model, tmp_path / model.name)
+        return tmp_path
+
+    return copy
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,6 @@ a models folder without the network are left as read."""
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 from test_samples import PHOTOS
@@ -15,7 +13,7 @@ from dicecam.training.render.scene import render_scene
 from dicecam.vision.boxes import centres, inside
 from dicecam.vision.candidates import ASKED_AT_MOST
 from dicecam.vision.decode import load_image
-from dicecam.vision.reader import DECOY_READER_FILE, DEFAULT_MODELS, THROW_AT_MOST, DiceReader
+from dicecam.vision.reader import DECOY_READER_FILE, THROW_AT_MOST, DiceReader
 
 THROWS = [p for p in PHOTOS if not p.crop and 2 <= len(p.dice) <= THROW_AT_MOST]
 HEAPS = [p for p in PHOTOS if not p.crop and len(p.dice) > THROW_AT_MOST]
@@ -95,11 +93,8 @@ def test_a_heap_stays_as_read(always, unasked, photo) -> None:
     np.testing.assert_array_equal(always.read(image).confidences, unasked.read(image).confidences)
 
 
-def test_a_folder_without_the_decoy_reader_asks_nothing(tmp_path, unasked) -> None:
-    for model in DEFAULT_MODELS.iterdir():
-        if model.suffix in (".onnx", ".json") and model.name != DECOY_READER_FILE:
-            shutil.copy(model, tmp_path / model.name)
-    bare = DiceReader(tmp_path, decoy_asks=0.0)
+def test_a_folder_without_the_decoy_reader_asks_nothing(models_without, unasked) -> None:
+    bare = DiceReader(models_without(DECOY_READER_FILE), decoy_asks=0.0)
     assert bare.decoy_reader is None
     photo = THROWS[0]
     image = load_image(photo.path)

@@ -5,8 +5,6 @@ stay; real dice and a models folder without the network are left as read."""
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 from test_samples import PHOTOS
@@ -16,7 +14,7 @@ from dicecam.vision.candidates import ASKED_AT_MOST
 from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import match_boxes
 from dicecam.vision.photo_changes import dominoes
-from dicecam.vision.reader import DEFAULT_MODELS, DOMINO_CHECK_FILE, DiceReader
+from dicecam.vision.reader import DOMINO_CHECK_FILE, DiceReader
 
 PLAIN = [p for p in PHOTOS if not p.crop and len(p.dice)]
 
@@ -83,11 +81,8 @@ def test_most_domino_halves_read_surely_are_asked_and_nothing_else_moves(shipped
     assert asked >= 0.75 * halves, (asked, halves)
 
 
-def test_a_folder_without_the_check_asks_nothing(tmp_path, unasked) -> None:
-    for model in DEFAULT_MODELS.iterdir():
-        if model.suffix in (".onnx", ".json") and model.name != DOMINO_CHECK_FILE:
-            shutil.copy(model, tmp_path / model.name)
-    bare = DiceReader(tmp_path, domino_asks=0.0)
+def test_a_folder_without_the_check_asks_nothing(models_without, unasked) -> None:
+    bare = DiceReader(models_without(DOMINO_CHECK_FILE), domino_asks=0.0)
     assert bare.domino_check is None
     photo = PLAIN[0]
     image, _ = _with_dominoes(photo)
