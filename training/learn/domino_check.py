@@ -79,7 +79,7 @@ def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator
 def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS) -> Examples:
     """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo."""
     rng = np.random.default_rng(seed)
-    crops, labels, folds, confidences = [], [], [], []
+    parts = []
     for name in sets:
         for photo in read_dataset(datasets / name, split="train"):
             if photo.crop or not len(photo.dice):
@@ -88,22 +88,9 @@ def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[
             sides = np.sqrt(np.prod(photo.dice.boxes[:, 2:] - photo.dice.boxes[:, :2], axis=1))
             side = float(np.median(sides)) * WHOLE_DIE_SHARE.get(name, 1.0)
             dominoes = paste_dominoes(image, photo.dice.boxes, rng, side=side)
-            if not len(dominoes):
-                continue
-            for count in (None, len(photo.dice)):
-                read = reader.read(image, count=count)
-                on_die = {int(j) for _, j in match_boxes(photo.dice.boxes, read.boxes)}
-                on_domino = np.asarray(inside(centres(read.boxes), dominoes).any(axis=1), bool)
-                take = [j for j in range(len(read)) if j in on_die or on_domino[j]]
-                if not take:
-                    continue
-                crops.append(context_crops(image, read.boxes[take], size=CUT.size, context=CUT.context, lift=CUT.lift))
-                labels += [0.0 if j in on_die else 1.0 for j in take]
-                folds += [fold_of(photo.image)] * len(take)
-                confidences += [float(read.confidences[j]) for j in take]
-    if not crops:
-        return _no_examples()
-    return Examples(np.concatenate(crops), np.array(labels, np.float32), np.array(folds), np.array(confidences))
+            if len(dominoes):
+                parts.append(read_examples(reader, image, photo.dice.boxes, dominoes, fold=fold_of(photo.image)))
+    return joined(*parts)
 
 
 def rendered_examples(reader: DiceReader, *, scenes: int, seed: int = 354) -> Examples:
@@ -115,40 +102,44 @@ def rendered_examples(reader: DiceReader, *, scenes: int, seed: int = 354) -> Ex
 
     draw = synth_scene_source(upright=True, clutter=0.5)
     if draw is None or scenes <= 0:
-        return _no_examples()
+        return joined()
     rng = np.random.default_rng(seed)
-    crops: list[np.ndarray] = []
-    labels: list[float] = []
-    confidences: list[float] = []
+    parts = []
     for _ in range(scenes):
         sample = draw(rng)
         kinds = sample.decoy_kinds or ()
         decoys = sample.decoys if sample.decoys is not None else np.zeros((0, 4), np.float32)
         dominoes = np.array([box for box, kind in zip(decoys, kinds) if kind == "domino"], np.float32).reshape(-1, 4)
         truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
-        for count in (None, len(truth)):
-            read = reader.read(sample.image, count=count)
-            on_die = {int(j) for _, j in match_boxes(truth, read.boxes)}
-            on_domino = np.asarray(inside(centres(read.boxes), dominoes).any(axis=1), bool)
-            take = [j for j in range(len(read)) if j in on_die or on_domino[j]]
-            if take:
-                crops.append(context_crops(sample.image, read.boxes[take], size=CUT.size, context=CUT.context,
-                                           lift=CUT.lift))
-                labels += [0.0 if j in on_die else 1.0 for j in take]
-                confidences += [float(read.confidences[j]) for j in take]
+        parts.append(read_examples(reader, sample.image, truth, dominoes, fold=-1))
+    return joined(*parts)
+
+
+def read_examples(reader: DiceReader, image: np.ndarray, truth: np.ndarray, dominoes: np.ndarray, *,
+                  fold: int) -> Examples:
+    """One photo's examples: the boxes `reader` reports on it, told the count of `truth`'s dice
+    and without, on a die of `truth` (0) or on one of `dominoes` (1), all of `fold`."""
+    crops, labels, confidences = [], [], []
+    for count in (None, len(truth)):
+        read = reader.read(image, count=count)
+        on_die = {int(j) for _, j in match_boxes(truth, read.boxes)}
+        on_domino = np.asarray(inside(centres(read.boxes), dominoes).any(axis=1), bool)
+        take = [j for j in range(len(read)) if j in on_die or on_domino[j]]
+        if take:
+            crops.append(context_crops(image, read.boxes[take], size=CUT.size, context=CUT.context, lift=CUT.lift))
+            labels += [0.0 if j in on_die else 1.0 for j in take]
+            confidences += [float(read.confidences[j]) for j in take]
     if not crops:
-        return _no_examples()
-    return Examples(np.concatenate(crops), np.array(labels, np.float32), np.full(len(labels), -1),
+        return joined()
+    return Examples(np.concatenate(crops), np.array(labels, np.float32), np.full(len(labels), fold),
                     np.array(confidences, np.float32))
 
 
-def _no_examples() -> Examples:
-    return Examples(np.zeros((0, CUT.size, CUT.size, 3), np.uint8), np.zeros(0, np.float32),
-                    np.zeros(0, np.int64), np.zeros(0, np.float32))
-
-
 def joined(*parts: Examples) -> Examples:
-    """The examples of `parts`, one after another."""
+    """The examples of `parts`, one after another (none: no examples)."""
+    if not parts:
+        return Examples(np.zeros((0, CUT.size, CUT.size, 3), np.uint8), np.zeros(0, np.float32),
+                        np.zeros(0, np.int64), np.zeros(0, np.float32))
     return Examples(*(np.concatenate([getattr(p, name) for p in parts])
                       for name in ("crops", "labels", "folds", "confidences")))
 
