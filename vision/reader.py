@@ -122,9 +122,11 @@ class DiceReader:
         player is asked about them. Without a count, a throw's photo gets one more look
         (`uncounted`) whose dice are marked unsure.
         """
-        found = self.uncounted(image) if count is None else self.counted(image, count, search=search)
-        dice = self._decoys_asked(image, self._top_looked(image, self.select(found, count=count)))
-        return self._dominoes_asked(image, dice)
+        if count is None:
+            dice = self.select(self.uncounted(image))
+        else:
+            dice = self._counted_halves_last(image, self.counted(image, count, search=search), count).dice
+        return self._dominoes_asked(image, self._decoys_asked(image, self._top_looked(image, dice)))
 
     def uncounted(self, image: np.ndarray) -> Candidates:
         """The judged candidates `read(image)` reports without a count: `candidates`, and
@@ -157,7 +159,7 @@ class DiceReader:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count
         left out: a photo with more dice in it than the throw (dice set aside, another
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
-        counted = self.select_counted(self.counted(image, count, search=search), count)
+        counted = self._counted_halves_last(image, self.counted(image, count, search=search), count)
         dice = self._decoys_asked(image, self._top_looked(image, counted.dice))
         return replace(counted, dice=self._dominoes_asked(image, dice))
 
@@ -269,10 +271,24 @@ class DiceReader:
             return self._overlaps_asked(kept)
         return self.select_counted(found, count).dice
 
-    def select_counted(self, found: Candidates, count: int) -> CountedDice:
-        """The `count` likeliest dice of judged `found` and the kept ones the count left out."""
-        counted = self._counted(found, throw_count(count))
+    def select_counted(self, found: Candidates, count: int, *, last: np.ndarray | None = None) -> CountedDice:
+        """The `count` likeliest dice of judged `found` and the kept ones the count left out;
+        kept boxes marked in `last` rank after the other kept ones."""
+        counted = self._counted(found, throw_count(count), last=last)
         return replace(counted, dice=self._overlaps_asked(counted.dice))
+
+    def _counted_halves_last(self, image: np.ndarray, found: Candidates, count: int) -> CountedDice:
+        """`select_counted`, where the rules keep more boxes than `count`, with the kept boxes
+        the domino check gives `domino_passes` or more of being half a domino ranked last: a
+        half is read as surely as a die, and ranked by its reading it took a real die's place
+        (C356, models/HISTORY.md). Where there is no spare box, nothing is looked at."""
+        s = self.settings
+        kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
+        if s.domino_passes is None or self.domino_check is None or len(kept) <= throw_count(count):
+            return self.select_counted(found, count)
+        last = np.zeros(len(found), bool)
+        last[kept] = self.domino_check.probability(_as_bgr(image), found.boxes[kept]) >= s.domino_passes
+        return self.select_counted(found, count, last=last)
 
     def _overlaps_asked(self, dice: Dice) -> Dice:
         """`dice` with each die of a throw (at most `THROW_AT_MOST`) whose box overlaps another's
@@ -467,8 +483,9 @@ class DiceReader:
             keep &= ~lower_faces(seen.boxes, seen.die_boxes, keep)
         return replace(seen, kept=keep)
 
-    def _counted(self, found: Candidates, count: int) -> CountedDice:
-        """The `count` likeliest dice of `found` (see `read`), and the kept ones left out."""
+    def _counted(self, found: Candidates, count: int, *, last: np.ndarray | None = None) -> CountedDice:
+        """The `count` likeliest dice of `found` (see `read`), and the kept ones left out;
+        kept boxes marked in `last` rank after the other kept ones."""
         if not len(found):
             return CountedDice(Dice.empty())
         conf = self.confidence(found)
@@ -477,6 +494,8 @@ class DiceReader:
         kept = np.flatnonzero(judged)
         others = np.flatnonzero(~judged)
         kept = kept[np.argsort(-rank[kept], kind="stable")]
+        if last is not None:
+            kept = np.concatenate([kept[~last[kept]], kept[last[kept]]])
         others = others[np.argsort(-rank[others], kind="stable")]
         passed = np.zeros(len(found), bool)
         share = self._apart_share(count)
