@@ -55,11 +55,11 @@ def score_sheet(digit: float) -> Change:
     return _beside(lambda h, w, side, background, rng: _sheet(h, w, side * digit, rng))
 
 
-def dominoes(half: float) -> Change:
-    """White dominoes drawn flat beside the throw, each half `half` times a die's side, in the
-    corner of the photo farthest from the dice (`_beside`): a domino half shows a die's top
-    face, with a divider and another half beside it."""
-    return _beside(lambda h, w, side, background, rng: _dominoes(h, w, side * half, background, rng))
+def dominoes(half: float, *, dark: bool = False) -> Change:
+    """White dominoes (`dark`: black ones with white pips) drawn flat beside the throw, each half
+    `half` times a die's side, in the corner of the photo farthest from the dice (`_beside`): a
+    domino half shows a die's top face, with a divider and another half beside it."""
+    return _beside(lambda h, w, side, background, rng: _dominoes(h, w, side * half, background, rng, dark=dark))
 
 
 def _beside(draw: Callable[[int, int, float, np.ndarray, np.random.Generator], np.ndarray]) -> Change:
@@ -133,20 +133,24 @@ _PIPS = {0: (), 1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1
          6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
 
 
-def _dominoes(h: int, w: int, half: float, table: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Upright white dominoes on the table's colour, `h` x `w` pixels, halves `half` pixels a side."""
+def _dominoes(h: int, w: int, half: float, table: np.ndarray, rng: np.random.Generator, *,
+              dark: bool = False) -> np.ndarray:
+    """Upright dominoes on the table's colour, `h` x `w` pixels, halves `half` pixels a side:
+    white with black pips, or (`dark`) black with white pips."""
+    body, edge, ink = ((25, 25, 25), (90, 90, 90), (235, 235, 230)) if dark else \
+        ((240, 240, 235), (150, 150, 150), (20, 20, 20))
     out = np.empty((h, w, 3), np.uint8)
     out[:] = table
     s = max(int(half), 6)
     for x in range(4, w - s, int(1.5 * s)):
         for y in range(4, h - 2 * s, int(2.4 * s)):
-            cv2.rectangle(out, (x, y), (x + s, y + 2 * s), (240, 240, 235), -1)
-            cv2.rectangle(out, (x, y), (x + s, y + 2 * s), (150, 150, 150), 1)
-            cv2.line(out, (x + s // 8, y + s), (x + s - s // 8, y + s), (40, 40, 40), max(1, s // 20))
+            cv2.rectangle(out, (x, y), (x + s, y + 2 * s), body, -1)
+            cv2.rectangle(out, (x, y), (x + s, y + 2 * s), edge, 1)
+            cv2.line(out, (x + s // 8, y + s), (x + s - s // 8, y + s), ink if dark else (40, 40, 40), max(1, s // 20))
             for part in range(2):
                 for dx, dy in _PIPS[int(rng.integers(0, 7))]:
                     cv2.circle(out, (x + s // 2 + dx * s // 4, y + s // 2 + part * s + dy * s // 4), max(1, s // 10),
-                               (20, 20, 20), -1, cv2.LINE_AA)
+                               ink, -1, cv2.LINE_AA)
     return out
 
 
@@ -206,4 +210,5 @@ CHANGES: dict[str, Change] = {
     "score sheet beside the dice": score_sheet(0.3),
     "big print beside the dice (digits half a die)": score_sheet(0.5),
     "dominoes beside the dice": dominoes(1.0),
+    "dark dominoes beside the dice": dominoes(1.0, dark=True),
 }

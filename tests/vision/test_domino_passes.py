@@ -32,12 +32,19 @@ def unpassed() -> DiceReader:
     return DiceReader(domino_passes=None)
 
 
-def _with_dominoes(photo) -> tuple[np.ndarray, np.ndarray] | None:
-    """The photo with dominoes drawn beside its dice and its dice's boxes; None where no corner
-    is clear of the dice (nothing is drawn)."""
+def _with_dominoes(photo, *, dark: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+    """The photo with (`dark`: black) dominoes drawn beside its dice and its dice's boxes; None
+    where no corner is clear of the dice (nothing is drawn)."""
     image = load_image(photo.path)
-    changed, boxes = dominoes(1.0)(image, photo.dice.boxes)
+    changed, boxes = dominoes(1.0, dark=dark)(image, photo.dice.boxes)
     return None if (changed == image).all() else (changed, boxes)
+
+
+def _drawn(photo) -> tuple[np.ndarray, np.ndarray]:
+    """`_with_dominoes` of a photo it draws on."""
+    changed = _with_dominoes(photo)
+    assert changed is not None, photo.image
+    return changed
 
 
 def _right(photo, boxes: np.ndarray, read: Dice) -> int:
@@ -45,10 +52,11 @@ def _right(photo, boxes: np.ndarray, read: Dice) -> int:
     return sum(int(photo.dice.values[i] == read.values[j]) for i, j in match_boxes(boxes, read.boxes))
 
 
-def test_the_throws_dice_take_their_places_back_from_domino_halves(shipped, unpassed) -> None:
+@pytest.mark.parametrize("dark", [False, True], ids=["white", "black"])
+def test_the_throws_dice_take_their_places_back_from_domino_halves(shipped, unpassed, dark) -> None:
     before = after = exact_before = exact_after = drawn = 0
     for photo in PLAIN:
-        changed = _with_dominoes(photo)
+        changed = _with_dominoes(photo, dark=dark)
         if changed is None:
             continue
         drawn += 1
@@ -63,14 +71,15 @@ def test_the_throws_dice_take_their_places_back_from_domino_halves(shipped, unpa
         exact_before += score_photo(truth, old.dice).exact
         exact_after += score_photo(truth, new.dice).exact
     assert drawn >= 10
-    # Measured on the 16 sample photos: 97 -> 132 dice read right, exact throws 1 -> 10.
+    # Measured on the 16 sample photos: white 97 -> 132 dice read right, exact throws 1 -> 10;
+    # black ones (drawn unlike those the check was taught) 110 -> 134, exact 1 -> 11.
     assert after >= before + 20, (before, after)
     assert exact_after >= exact_before + 5, (exact_before, exact_after)
 
 
 def test_the_halves_passed_over_are_left_out_for_the_player_to_see(shipped) -> None:
     photo = next(p for p in PLAIN if p.image.endswith("IMG_20191209_100714.jpg"))
-    image, boxes = _with_dominoes(photo)
+    image, boxes = _drawn(photo)
     read = shipped.read_counted(image, len(photo.dice))
     assert len(read.dice) == len(photo.dice)
     assert score_photo(Dice(boxes, photo.dice.values, photo.dice.confidences), read.dice).exact
@@ -90,7 +99,7 @@ def test_real_throws_read_told_as_without_passing(shipped, unpassed, photo) -> N
 
 
 def test_without_a_count_nothing_is_passed(shipped, unpassed) -> None:
-    image, _ = _with_dominoes(PLAIN[0])
+    image, _ = _drawn(PLAIN[0])
     np.testing.assert_array_equal(shipped.read(image).boxes, unpassed.read(image).boxes)
 
 
@@ -98,7 +107,7 @@ def test_a_folder_without_the_check_passes_nothing(models_without, unpassed) -> 
     bare = DiceReader(models_without(DOMINO_CHECK_FILE), domino_passes=0.0)
     assert bare.domino_check is None
     photo = PLAIN[0]
-    image, _ = _with_dominoes(photo)
+    image, _ = _drawn(photo)
     count = len(photo.dice)
     np.testing.assert_array_equal(bare.read(image, count=count).boxes, unpassed.read(image, count=count).boxes)
 

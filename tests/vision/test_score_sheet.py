@@ -1,7 +1,7 @@
 """A score block beside the throw (`vision.photo_changes.score_sheet`): the sheet lies clear of
 every die, and the printed rows and pen digits on it are not read as dice where it matters.
-Dominoes beside it (`dominoes`) lie clear of the dice too; the reader takes their halves for
-dice (models/README.md, Limits), so no reading is asserted of them."""
+Dominoes beside it (`dominoes`, white or black) lie clear of the dice too; how the count passes
+over their halves is `test_domino_passes.py`'s."""
 
 from __future__ import annotations
 
@@ -58,6 +58,17 @@ def test_dominoes_lie_in_a_corner_clear_of_every_die(dice_at):
     # Within one corner third of the photo, with white tiles (halves 30 px, as the dice).
     assert (right < 134 or left >= 266) and (bottom < 100 or top >= 200)
     assert (changed[top:bottom + 1, left:right + 1].min(axis=2) > 200).sum() >= 2 * 30 * 30
+
+
+def test_dark_dominoes_are_black_tiles_with_white_pips_where_the_white_ones_lie():
+    white, (top, left, bottom, right) = _drawn_beside(dominoes(1.0), [(200, 150)])
+    dark, _ = _drawn_beside(dominoes(1.0, dark=True), [(200, 150)])
+    tiles = white[top:bottom + 1, left:right + 1].min(axis=2) > 200
+    pips = white[top:bottom + 1, left:right + 1].max(axis=2) < 60
+    # Where a white tile's body is, a black one's is, and its pips are white where the white
+    # tile's were black.
+    assert (dark[top:bottom + 1, left:right + 1][tiles].max(axis=1) < 60).mean() > 0.95
+    assert (dark[top:bottom + 1, left:right + 1][pips].min(axis=1) > 200).mean() > 0.5
 
 
 def test_the_same_photo_gets_the_same_sheet_and_a_crowded_one_none():
