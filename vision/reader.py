@@ -125,7 +125,7 @@ class DiceReader:
         if count is None:
             dice = self.select(self.uncounted(image))
         else:
-            dice = self._counted_halves_last(image, self.counted(image, count, search=search), count).dice
+            dice = self._counted_doubted_last(image, self.counted(image, count, search=search), count).dice
         return self._dominoes_asked(image, self._decoys_asked(image, self._top_looked(image, dice)))
 
     def uncounted(self, image: np.ndarray) -> Candidates:
@@ -159,7 +159,7 @@ class DiceReader:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count
         left out: a photo with more dice in it than the throw (dice set aside, another
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
-        counted = self._counted_halves_last(image, self.counted(image, count, search=search), count)
+        counted = self._counted_doubted_last(image, self.counted(image, count, search=search), count)
         dice = self._decoys_asked(image, self._top_looked(image, counted.dice))
         return replace(counted, dice=self._dominoes_asked(image, dice))
 
@@ -277,17 +277,26 @@ class DiceReader:
         counted = self._counted(found, throw_count(count), last=last)
         return replace(counted, dice=self._overlaps_asked(counted.dice))
 
-    def _counted_halves_last(self, image: np.ndarray, found: Candidates, count: int) -> CountedDice:
+    def _counted_doubted_last(self, image: np.ndarray, found: Candidates, count: int) -> CountedDice:
         """`select_counted`, where the rules keep more boxes than `count`, with the kept boxes
-        the domino check gives `domino_passes` or more of being half a domino ranked last: a
-        half is read as surely as a die, and ranked by its reading it took a real die's place
-        (C356, models/HISTORY.md). Where there is no spare box, nothing is looked at."""
-        s = self.settings
+        doubted ranked last: those the domino check gives `domino_passes` or more of being half
+        a domino, and those the decoy reader reads "not a die" at `decoy_passes` or more. A half
+        or a decoy is read as surely as a die, and ranked by its reading it took a real die's
+        place (C357, C358, models/HISTORY.md). Where there is no spare box, nothing is looked at."""
+        halves, decoys = self.settings.domino_passes, self.settings.decoy_passes
+        check = self.domino_check if halves is not None else None
+        second = self.decoy_reader if decoys is not None else None
         kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
-        if s.domino_passes is None or self.domino_check is None or len(kept) <= throw_count(count):
+        if (check is None and second is None) or len(kept) <= throw_count(count):
             return self.select_counted(found, count)
+        image = _as_bgr(image)
+        doubted = np.zeros(len(kept), bool)
+        if check is not None and halves is not None:
+            doubted |= check.probability(image, found.boxes[kept]) >= halves
+        if second is not None and decoys is not None:
+            doubted |= second.classify(second.crops(image, found.boxes[kept]))[:, second.not_a_die] >= decoys
         last = np.zeros(len(found), bool)
-        last[kept] = self.domino_check.probability(_as_bgr(image), found.boxes[kept]) >= s.domino_passes
+        last[kept] = doubted
         return self.select_counted(found, count, last=last)
 
     def _overlaps_asked(self, dice: Dice) -> Dice:

@@ -104,8 +104,9 @@ class ReaderSettings:
     read that the models folder's domino check (`domino_check.onnx`) gives `domino_asks` or
     more (None: off) of being half a domino is asked too: only a crop wide enough to show a
     domino's other half tells it from a die (C355). Told a count where the rules keep more
-    boxes than it, the kept boxes the check gives `domino_passes` or more (None: off) rank
-    after the others, so a half fills the count only where nothing else can (C356, C357).
+    boxes than it, the kept boxes the check gives `domino_passes` or more (None: off), and
+    those the decoy reader reads "not a die" at `decoy_passes` or more (None: off), rank after
+    the others, so a half or a decoy fills the count only where nothing else can (C357, C358).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -164,6 +165,7 @@ class ReaderSettings:
     decoy_asks_one: float | None = 0.7
     domino_asks: float | None = 0.95
     domino_passes: float | None = 0.5
+    decoy_passes: float | None = 0.8
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:
