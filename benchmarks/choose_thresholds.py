@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
                 count = len(photo.dice) if args.dice else None
                 candidates = seen[name][k] if read_once else None  # None for a crop
                 if candidates is not None:
-                    found = reader.select(reader.judge(candidates), count=count)
+                    found = reader.select(reader.judge(candidates), count=count, image=image)
                 else:
                     found = read_labelled(reader, photo, image, count=count)
                 scores.append(score_photo(photo.dice, found))

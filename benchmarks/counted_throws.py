@@ -49,8 +49,9 @@ def counted_misses(reader: DiceReader, folder: Path, split: str) -> tuple[dict[s
             continue
         throws += 1
         count = len(photo.dice)
-        found = reader.counted(load_image(photo.path), count)
-        dice = reader.select(found, count=count)
+        image = load_image(photo.path)
+        found = reader.counted(image, count)
+        dice = reader.select(found, count=count, image=image)
         if score_photo(photo.dice, dice).exact:
             continue
         out[reason(photo.dice.boxes, dice.boxes, found.boxes)].append(photo.image)

@@ -53,8 +53,9 @@ def unsure_causes(reader: DiceReader, folder: Path, split: str) -> tuple[Counter
     for photo in read_dataset(folder, split=None if split == "all" else split):
         if photo.crop:
             continue
-        found = reader.counted(load_image(photo.path), len(photo.dice))
-        dice = reader.select_counted(found, len(photo.dice)).dice
+        image = load_image(photo.path)
+        found = reader.counted(image, len(photo.dice))
+        dice = reader.select_counted(found, len(photo.dice), image=image).dice
         reported += len(dice)
         if not len(dice):
             continue

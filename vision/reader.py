@@ -125,7 +125,7 @@ class DiceReader:
         if count is None:
             dice = self.select(self.uncounted(image))
         else:
-            dice = self._counted_doubted_last(image, self.counted(image, count, search=search), count).dice
+            dice = self.select_counted(self.counted(image, count, search=search), count, image=image).dice
         return self._dominoes_asked(image, self._decoys_asked(image, self._top_looked(image, dice)))
 
     def uncounted(self, image: np.ndarray) -> Candidates:
@@ -159,7 +159,7 @@ class DiceReader:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count
         left out: a photo with more dice in it than the throw (dice set aside, another
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
-        counted = self._counted_doubted_last(image, self.counted(image, count, search=search), count)
+        counted = self.select_counted(self.counted(image, count, search=search), count, image=image)
         dice = self._decoys_asked(image, self._top_looked(image, counted.dice))
         return replace(counted, dice=self._dominoes_asked(image, dice))
 
@@ -264,31 +264,35 @@ class DiceReader:
         known count ranks by."""
         return found.likelihood(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
 
-    def select(self, found: Candidates, *, count: int | None = None) -> Dice:
-        """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest."""
+    def select(self, found: Candidates, *, count: int | None = None, image: np.ndarray | None = None) -> Dice:
+        """The dice of judged `found` (see `read`): the kept ones, or the `count` likeliest
+        (`select_counted`, with `image` as there)."""
         if count is None:
             kept = found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
             return self._overlaps_asked(kept)
-        return self.select_counted(found, count).dice
+        return self.select_counted(found, count, image=image).dice
 
-    def select_counted(self, found: Candidates, count: int, *, last: np.ndarray | None = None) -> CountedDice:
-        """The `count` likeliest dice of judged `found` and the kept ones the count left out;
-        kept boxes marked in `last` rank after the other kept ones."""
-        counted = self._counted(found, throw_count(count), last=last)
+    def select_counted(self, found: Candidates, count: int, *, image: np.ndarray | None = None) -> CountedDice:
+        """The `count` likeliest dice of judged `found` and the kept ones the count left out.
+        With the photo they were found in (`image`), where the rules keep more boxes than
+        `count`, the kept boxes a check doubts rank after the others (`_doubted`), as `read` ranks them."""
+        count = throw_count(count)
+        last = None if image is None else self._doubted(image, found, count)
+        counted = self._counted(found, count, last=last)
         return replace(counted, dice=self._overlaps_asked(counted.dice))
 
-    def _counted_doubted_last(self, image: np.ndarray, found: Candidates, count: int) -> CountedDice:
-        """`select_counted`, where the rules keep more boxes than `count`, with the kept boxes
-        doubted ranked last: those the domino check gives `domino_passes` or more of being half
-        a domino, and those the decoy reader reads "not a die" at `decoy_passes` or more. A half
-        or a decoy is read as surely as a die, and ranked by its reading it took a real die's
-        place (C357, C358, models/HISTORY.md). Where there is no spare box, nothing is looked at."""
+    def _doubted(self, image: np.ndarray, found: Candidates, count: int) -> np.ndarray | None:
+        """Which boxes of judged `found` the count ranks last, where the rules keep more than
+        `count` (else None, and nothing is looked at): the kept boxes the domino check gives
+        `domino_passes` or more of being half a domino, and those the decoy reader reads "not a
+        die" at `decoy_passes` or more. A half or a decoy is read as surely as a die, and ranked
+        by its reading it took a real die's place (C357, C358, models/HISTORY.md)."""
         halves, decoys = self.settings.domino_passes, self.settings.decoy_passes
         check = self.domino_check if halves is not None else None
         second = self.decoy_reader if decoys is not None else None
         kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
-        if (check is None and second is None) or len(kept) <= throw_count(count):
-            return self.select_counted(found, count)
+        if (check is None and second is None) or len(kept) <= count:
+            return None
         image = _as_bgr(image)
         doubted = np.zeros(len(kept), bool)
         if check is not None and halves is not None:
@@ -297,7 +301,7 @@ class DiceReader:
             doubted |= second.classify(second.crops(image, found.boxes[kept]))[:, second.not_a_die] >= decoys
         last = np.zeros(len(found), bool)
         last[kept] = doubted
-        return self.select_counted(found, count, last=last)
+        return last
 
     def _overlaps_asked(self, dice: Dice) -> Dice:
         """`dice` with each die of a throw (at most `THROW_AT_MOST`) whose box overlaps another's

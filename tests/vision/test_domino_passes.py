@@ -128,6 +128,19 @@ def _three_kept() -> Candidates:
     ([True, True, True], {6, 5}),  # all ranked last: the order among them stays
 ])
 def test_marked_kept_boxes_rank_after_the_others(unpassed, last, taken) -> None:
-    counted = unpassed.select_counted(_three_kept(), 2, last=np.array(last))
+    counted = unpassed._counted(_three_kept(), 2, last=np.array(last))
     assert set(counted.dice.values.tolist()) == taken
     assert len(counted.left_out) == 1
+
+
+def test_the_step_form_ranks_as_the_read_does_given_the_photo(shipped) -> None:
+    photo = next(p for p in PLAIN if p.image.endswith("IMG_20191209_100714.jpg"))
+    image, _ = _drawn(photo)
+    count = len(photo.dice)
+    found = shipped.counted(image, count)
+    read = shipped.read_counted(image, count)
+    stepped = shipped.select_counted(found, count, image=image)
+    np.testing.assert_array_equal(stepped.dice.boxes, read.dice.boxes)
+    np.testing.assert_array_equal(stepped.left_out.boxes, read.left_out.boxes)
+    # Without the photo no check is asked, and the halves rank by their reading.
+    assert not np.array_equal(shipped.select_counted(found, count).dice.boxes, read.dice.boxes)
