@@ -137,8 +137,8 @@ def _dominoes(h: int, w: int, half: float, table: np.ndarray, rng: np.random.Gen
               dark: bool = False) -> np.ndarray:
     """Upright dominoes on the table's colour, `h` x `w` pixels, halves `half` pixels a side:
     white with black pips, or (`dark`) black with white pips."""
-    body, edge, ink = ((25, 25, 25), (90, 90, 90), (235, 235, 230)) if dark else \
-        ((240, 240, 235), (150, 150, 150), (20, 20, 20))
+    body, edge, line, ink = ((25, 25, 25), (90, 90, 90), (235, 235, 230), (235, 235, 230)) if dark else \
+        ((240, 240, 235), (150, 150, 150), (40, 40, 40), (20, 20, 20))
     out = np.empty((h, w, 3), np.uint8)
     out[:] = table
     s = max(int(half), 6)
@@ -146,7 +146,7 @@ def _dominoes(h: int, w: int, half: float, table: np.ndarray, rng: np.random.Gen
         for y in range(4, h - 2 * s, int(2.4 * s)):
             cv2.rectangle(out, (x, y), (x + s, y + 2 * s), body, -1)
             cv2.rectangle(out, (x, y), (x + s, y + 2 * s), edge, 1)
-            cv2.line(out, (x + s // 8, y + s), (x + s - s // 8, y + s), ink if dark else (40, 40, 40), max(1, s // 20))
+            cv2.line(out, (x + s // 8, y + s), (x + s - s // 8, y + s), line, max(1, s // 20))
             for part in range(2):
                 for dx, dy in _PIPS[int(rng.integers(0, 7))]:
                     cv2.circle(out, (x + s // 2 + dx * s // 4, y + s // 2 + part * s + dy * s // 4), max(1, s // 10),
