@@ -190,6 +190,17 @@ def _quarter_turn(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.
     return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), np.stack([h - y1, x0, h - y0, x1], axis=1)
 
 
+def _turned(quarters: int) -> Change:
+    """`quarters` clockwise quarter turns (`_quarter_turn` that many times)."""
+
+    def turn(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        for _ in range(quarters):
+            image, boxes = _quarter_turn(image, boxes)
+        return image, boxes
+
+    return turn
+
+
 def _grey(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
@@ -207,6 +218,8 @@ CHANGES: dict[str, Change] = {
     "JPEG quality 25": _photometric(_jpeg(25)),
     "shaky hand (blur sigma 1.5)": _photometric(lambda image: cv2.GaussianBlur(image, (0, 0), 1.5)),
     "phone turned (90 degrees)": _quarter_turn,
+    "phone turned the other way (270 degrees)": _turned(3),
+    "upside down (180 degrees)": _turned(2),
     "score sheet beside the dice": score_sheet(0.3),
     "big print beside the dice (digits half a die)": score_sheet(0.5),
     "dominoes beside the dice": dominoes(1.0),

@@ -38,6 +38,14 @@ def test_a_photo_s_fold_is_fixed_by_its_name(image) -> None:
     assert fold_of(image) == fold_of(str(image))
 
 
+def test_the_copies_of_one_source_photo_share_a_fold() -> None:
+    copies = [f"images/train/dice_{i}_jpg.rf.{h}.jpg" for i in range(40) for h in ("0a1b", "9f8e", "77cc")]
+    folds = np.array([fold_of(name) for name in copies]).reshape(40, 3)
+    assert (folds == folds[:, :1]).all()
+    assert len(set(folds[:, 0])) == FOLDS  # the sources themselves still spread over every fold
+    assert fold_of("images/train/a.jpg") == fold_of("images/train/a.jpg")
+
+
 def test_the_folds_split_names_about_evenly() -> None:
     counts = np.bincount([fold_of(f"images/train/{i}.jpg") for i in range(1000)], minlength=FOLDS)
     assert counts.min() > 150
