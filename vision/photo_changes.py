@@ -217,7 +217,7 @@ CHANGES: dict[str, Change] = {
     "from further away (dice at 50%)": further_away(0.5),
     "JPEG quality 25": _photometric(_jpeg(25)),
     "shaky hand (blur sigma 1.5)": _photometric(lambda image: cv2.GaussianBlur(image, (0, 0), 1.5)),
-    "phone turned (90 degrees)": _quarter_turn,
+    "phone turned (90 degrees)": _turned(1),
     "phone turned the other way (270 degrees)": _turned(3),
     "upside down (180 degrees)": _turned(2),
     "score sheet beside the dice": score_sheet(0.3),

@@ -3,8 +3,8 @@
 Every train photo of 1-6 dice of the sets named, its labelled boxes and the boxes the models
 folder's reader keeps told the count and without it, each paired with a label by the
 datasets' scoring rule and given that label's value: what the top look will be shown at run
-time, beside what a labeller drew. Each photo has a fold (0-4) from its name, so that a
-network can be checked on a fifth it never saw (models/HISTORY.md, R323h, V328h).
+time, beside what a labeller drew. Each photo has a fold (0-4) from its source photo's name,
+so that a network can be checked on a fifth it never saw (models/HISTORY.md, R323h, V328h).
 """
 
 from __future__ import annotations
