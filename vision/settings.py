@@ -93,7 +93,8 @@ class ReaderSettings:
     probability `top_look_sure` or more, the die takes it and is still asked. A die seen from
     low down is boxed whole, top and front face, and its centre is read as the front face's
     value; its top face is the box's upper part. Seen from above that part cuts the face,
-    so sure dice and views from above are left as read (C328: models/HISTORY.md).
+    so sure dice and views from above are left as read (C328; its lines chosen again on folds by
+    source photo, C365: models/HISTORY.md).
 
     Decoys asked: each die of such a read reported sure is read once more by the models
     folder's decoy reader (`decoy_reader.onnx`, taught game-table decoys as "not a die");
@@ -158,9 +159,9 @@ class ReaderSettings:
     ask_overlapping: float | None = 0.3
     count_apart: bool = True
     top_look_share: float | None = 0.75
-    top_look_sure: float = 0.8
+    top_look_sure: float = 0.6
     top_look_only_unsure: bool = True
-    top_look_view: float | None = 0.5
+    top_look_view: float | None = 0.7
     decoy_asks: float | None = 0.95
     decoy_asks_one: float | None = 0.7
     domino_asks: float | None = 0.95

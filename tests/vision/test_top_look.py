@@ -26,10 +26,10 @@ FRONT_FACE_READ = ("dice_181_jpg", "dice_291_jpg", "dice_363_jpg")
 
 @pytest.fixture(scope="module")
 def looking() -> DiceReader:
-    """The shipped reader: C328 as measured (models/HISTORY.md, session 66)."""
+    """The shipped reader: C328, its lines from C365 (models/HISTORY.md, sessions 66 and 74)."""
     reader = DiceReader()
     s = reader.settings
-    assert (s.top_look_share, s.top_look_sure, s.top_look_only_unsure, s.top_look_view) == (0.75, 0.8, True, 0.5)
+    assert (s.top_look_share, s.top_look_sure, s.top_look_only_unsure, s.top_look_view) == (0.75, 0.6, True, 0.7)
     assert reader.view is not None and reader.top_face is not reader.face
     return reader
 
