@@ -1,6 +1,6 @@
 """Why dice read with their throw's count are marked unsure, right ones and mistakes apart.
 
-    python benchmarks/unsure_dice.py ../shared/datasets/roboflow_dice [--split train] [--models DIR] [--json]
+    python benchmarks/unsure_dice.py ../shared/datasets/roboflow_dice [--split train] [--max-dice N] [--models DIR] [--json]
 
 Each photo is read as the page reads a throw, told its labelled count
 (`DiceReader.counted`, then `select_counted`). Each die reported under the reader's
@@ -44,14 +44,16 @@ def cause(*, kept: bool, held: float, tempered: float, capped: float, low: float
     return "ask"
 
 
-def unsure_causes(reader: DiceReader, folder: Path, split: str) -> tuple[Counter[tuple[str, bool]], int]:
+def unsure_causes(reader: DiceReader, folder: Path, split: str, *,
+                  max_dice: int | None = None) -> tuple[Counter[tuple[str, bool]], int]:
     """How many dice each cause marks unsure, by (cause, read right), over the whole photos
-    of `folder`'s `split` read with their labelled count; and how many dice were reported."""
+    of `folder`'s `split` (of at most `max_dice` labelled dice, None: any) read with their
+    labelled count; and how many dice were reported."""
     marked: Counter[tuple[str, bool]] = Counter()
     reported = 0
     lift = reader.settings.whole_lifts_peak
     for photo in read_dataset(folder, split=None if split == "all" else split):
-        if photo.crop:
+        if photo.crop or (max_dice is not None and len(photo.dice) > max_dice):
             continue
         image = load_image(photo.path)
         found = reader.counted(image, len(photo.dice))
@@ -73,14 +75,20 @@ def unsure_causes(reader: DiceReader, folder: Path, split: str) -> tuple[Counter
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = dataset_parser(__doc__).parse_args(argv)
-    marked, reported = unsure_causes(DiceReader(args.models), args.dataset, args.split)
+    parser = dataset_parser(__doc__)
+    parser.add_argument("--max-dice", type=int, default=None, metavar="N",
+                        help="only the photos of at most N labelled dice (a throw shows at most six)")
+    args = parser.parse_args(argv)
+    if args.max_dice is not None and args.max_dice < 1:
+        parser.error("--max-dice must be at least 1")
+    marked, reported = unsure_causes(DiceReader(args.models), args.dataset, args.split, max_dice=args.max_dice)
     rows = {why: {"right": marked[why, True], "mistakes": marked[why, False]} for why in CAUSES}
     unsure = sum(marked.values())
     if args.json:
         print(json.dumps({"dice": reported, "unsure": unsure, "causes": rows}))
         return
-    print(f"{args.dataset.name} ({args.split}), told the count: {unsure} of {reported} dice unsure")
+    only = f", photos of at most {args.max_dice} dice" if args.max_dice is not None else ""
+    print(f"{args.dataset.name} ({args.split}{only}), told the count: {unsure} of {reported} dice unsure")
     print(f"  {'cause':10s} {'right':>6s} {'mistakes':>9s}")
     for why, row in rows.items():
         print(f"  {why:10s} {row['right']:6d} {row['mistakes']:9d}")

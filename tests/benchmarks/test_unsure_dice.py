@@ -41,3 +41,21 @@ def test_json_gives_each_cause_its_right_dice_and_mistakes(capsys) -> None:
     assert set(out["causes"]) == set(unsure_dice.CAUSES)
     assert out["unsure"] == sum(row["right"] + row["mistakes"] for row in out["causes"].values())
     assert 0 <= out["unsure"] <= out["dice"]
+
+
+def test_max_dice_keeps_only_the_photos_of_that_many_dice_or_fewer() -> None:
+    reader = DiceReader()
+    photos = [p for p in read_dataset(SAMPLES) if not p.crop]
+    few = min(len(p.dice) for p in photos)
+    assert any(len(p.dice) > few for p in photos)  # the samples hold photos on both sides of the bound
+    _, reported = unsure_dice.unsure_causes(reader, SAMPLES, "all", max_dice=few)
+    kept = [p for p in photos if len(p.dice) <= few]
+    assert reported == sum(len(reader.read(load_image(p.path), count=len(p.dice))) for p in kept)
+    _, every = unsure_dice.unsure_causes(reader, SAMPLES, "all")
+    assert reported < every
+
+
+def test_max_dice_under_one_is_refused(capsys) -> None:
+    with pytest.raises(SystemExit):
+        unsure_dice.main([str(SAMPLES), "--max-dice", "0"])
+    assert "--max-dice must be at least 1" in capsys.readouterr().err
