@@ -1,6 +1,7 @@
 """Why dice read with their throw's count are marked unsure, right ones and mistakes apart.
 
-    python benchmarks/unsure_dice.py ../shared/datasets/roboflow_dice [--split train] [--max-dice N] [--models DIR] [--json]
+    python benchmarks/unsure_dice.py ../shared/datasets/roboflow_dice [--split train] [--max-dice N]
+        [--models DIR] [--json]
 
 Each photo is read as the page reads a throw, told its labelled count
 (`DiceReader.counted`, then `select_counted`). Each die reported under the reader's
