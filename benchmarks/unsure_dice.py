@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 from missed_dice import dataset_parser
 
+from dicecam.commands._dice import dice_number
 from dicecam.training.calibrate import right_readings
 from dicecam.vision.candidates import filled
 from dicecam.vision.dataset import read_dataset
@@ -77,11 +78,9 @@ def unsure_causes(reader: DiceReader, folder: Path, split: str, *,
 
 def main(argv: list[str] | None = None) -> None:
     parser = dataset_parser(__doc__)
-    parser.add_argument("--max-dice", type=int, default=None, metavar="N",
+    parser.add_argument("--max-dice", type=dice_number(1), default=None, metavar="N",
                         help="only the photos of at most N labelled dice (a throw shows at most six)")
     args = parser.parse_args(argv)
-    if args.max_dice is not None and args.max_dice < 1:
-        parser.error("--max-dice must be at least 1")
     marked, reported = unsure_causes(DiceReader(args.models), args.dataset, args.split, max_dice=args.max_dice)
     rows = {why: {"right": marked[why, True], "mistakes": marked[why, False]} for why in CAUSES}
     unsure = sum(marked.values())

@@ -58,4 +58,4 @@ def test_max_dice_keeps_only_the_photos_of_that_many_dice_or_fewer() -> None:
 def test_max_dice_under_one_is_refused(capsys) -> None:
     with pytest.raises(SystemExit):
         unsure_dice.main([str(SAMPLES), "--max-dice", "0"])
-    assert "--max-dice must be at least 1" in capsys.readouterr().err
+    assert "the number of dice must be a whole number of at least 1" in capsys.readouterr().err
