@@ -4,7 +4,9 @@ and a whole-die check looks at each die kept in context.
 The networks run with onnxruntime. Their preprocessing contract (input size, stride,
 crop scale) travels inside the ONNX files as metadata, so the runtime never has to
 import the training code. `DiceReader` composes the two with one frozen `ReaderSettings`;
-`Candidates` carries every box from the detector through the reading to the result.
+`Candidates` carries every box from the detector through the reading to the result, and
+`vision.second_opinions` asks about the dice chosen (two boxes on one die, a top face read
+from low down, decoys and dominoes).
 """
 
 from __future__ import annotations
@@ -18,14 +20,22 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import low_on_die, lower_faces, overlapping, overlaps, passed_over, under
-from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, ask_about, filled
+from dicecam.vision.boxes import low_on_die, lower_faces, overlaps, passed_over, under
+from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, filled
 from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
+from dicecam.vision.second_opinions import (
+    THROW_AT_MOST,
+    decoys_asked,
+    dominoes_asked,
+    doubted,
+    overlaps_asked,
+    top_looked,
+)
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import typical_side
 from dicecam.vision.view import ViewCheck
@@ -53,9 +63,6 @@ DOMINO_CHECK_FILE = "domino_check.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
-#: Without a count, a photo whose rules keep this many dice or fewer (a throw, not a heap)
-#: gets the second look of `free_look_side`.
-THROW_AT_MOST = 6
 #: A box that look adds whose top edge lies within this share of its height of a kept die's
 #: bottom edge, under it, is that die's front face, not a die of its own.
 FRONT_FACE_REACH = 0.3
@@ -282,114 +289,25 @@ class DiceReader:
         return replace(counted, dice=self._overlaps_asked(counted.dice))
 
     def _doubted(self, image: np.ndarray, found: Candidates, count: int) -> np.ndarray | None:
-        """Which boxes of judged `found` the count ranks last, where the rules keep more than
-        `count` (else None, and nothing is looked at): the kept boxes the domino check gives
-        `domino_passes` or more of being half a domino, and those the decoy reader reads "not a
-        die" at `decoy_passes` or more. A half or a decoy is read as surely as a die, and ranked
-        by its reading it took a real die's place (C357, C358, models/HISTORY.md)."""
-        halves, decoys = self.settings.domino_passes, self.settings.decoy_passes
-        check = self.domino_check if halves is not None else None
-        second = self.decoy_reader if decoys is not None else None
-        kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
-        if (check is None and second is None) or len(kept) <= count:
-            return None
-        image = _as_bgr(image)
-        doubted = np.zeros(len(kept), bool)
-        if check is not None and halves is not None:
-            doubted |= check.probability(image, found.boxes[kept]) >= halves
-        if second is not None and decoys is not None:
-            doubted |= second.classify(second.crops(image, found.boxes[kept]))[:, second.not_a_die] >= decoys
-        last = np.zeros(len(found), bool)
-        last[kept] = doubted
-        return last
+        """The boxes of judged `found` a known `count` ranks last (`second_opinions.doubted`)."""
+        return doubted(_as_bgr(image), found, count, domino_check=self.domino_check,
+                       decoy_reader=self.decoy_reader, settings=self.settings)
 
     def _overlaps_asked(self, dice: Dice) -> Dice:
-        """`dice` with each die of a throw (at most `THROW_AT_MOST`) whose box overlaps another's
-        by `ask_overlapping` of the smaller box asked: a throw's dice lie apart, so two such
-        boxes are one die's top and side face or a die and a thing on it (C307, models/HISTORY.md).
-        A heap's dice lean on each other and their boxes overlap: those stay as read."""
-        share = self.settings.ask_overlapping
-        if share is None or not 2 <= len(dice) <= THROW_AT_MOST:
-            return dice
-        asked = overlapping(dice.boxes, share)
-        if not asked.any():
-            return dice
-        # Dice casts the confidences to float32 itself.
-        return replace(dice, confidences=ask_about(dice.confidences, asked))
+        """`dice` with two boxes on one die asked (`second_opinions.overlaps_asked`)."""
+        return overlaps_asked(dice, share=self.settings.ask_overlapping)
 
     def _top_looked(self, image: np.ndarray, dice: Dice) -> Dice:
-        """`dice` of a throw (at most `THROW_AT_MOST`) with each die the read left unsure,
-        seen from low down and whose box's upper part the top reader reads otherwise, surely,
-        taking that value, still asked (see `ReaderSettings`, top look).
-
-        A throw seen from low down is boxed die by die, top and front face together; the
-        reader reads a box's centre, which there is the front face (C313, models/HISTORY.md).
-        A heap's boxes have other dice above them, so heaps stay as read.
-        """
-        s = self.settings
-        if s.top_look_share is None or not 1 <= len(dice) <= THROW_AT_MOST:
-            return dice
-        image = _as_bgr(image)
-        # A die the read is sure of keeps its value: a top-down face cut by the top crop
-        # is where the top look goes wrong (C315, C323), so it waits for a view from low down.
-        looked = dice.confidences < s.low_confidence if s.top_look_only_unsure else np.ones(len(dice), bool)
-        if s.top_look_view is not None:
-            if self.view is None:
-                return dice  # nothing tells a low view from a view from above
-            if looked.any():
-                looked[looked] = self.view.low_view(image, dice.boxes[looked]) >= s.top_look_view
-        if not looked.any():
-            return dice
-        top = self.top_face
-        faces = top.classify(top.top_crops(image, dice.boxes[looked], s.top_look_share))[:, : top.not_a_die]
-        moved = np.zeros(len(dice), bool)
-        values = dice.values.copy()
-        values[looked] = faces.argmax(axis=1) + 1
-        moved[looked] = (values[looked] != dice.values[looked]) & (faces.max(axis=1) >= s.top_look_sure)
-        if not moved.any():
-            return dice
-        return replace(dice, values=np.where(moved, values, dice.values),
-                       confidences=ask_about(dice.confidences, moved))
+        """`dice` with unsure dice seen from low down read from their top (`second_opinions.top_looked`)."""
+        return top_looked(_as_bgr(image), dice, top=self.top_face, view=self.view, settings=self.settings)
 
     def _decoys_asked(self, image: np.ndarray, dice: Dice) -> Dice:
-        """`dice` of a throw (at most `THROW_AT_MOST`) with each sure die that the decoy reader
-        reads as "not a die" at `decoy_asks` or more (a die read 1: at `decoy_asks_one`)
-        asked: the reader that read it has seen few numeral dice, tokens and dominoes; one
-        taught thousands of them is a second opinion on whether it is a die at all (C341,
-        C347). Values and boxes stay as read."""
-        s = self.settings
-        if s.decoy_asks is None or self.decoy_reader is None or not 1 <= len(dice) <= THROW_AT_MOST:
-            return dice
-        sure = np.flatnonzero(dice.confidences >= s.low_confidence)
-        if not len(sure):
-            return dice
-        image = _as_bgr(image)
-        second = self.decoy_reader
-        no_die = second.classify(second.crops(image, dice.boxes[sure]))[:, second.not_a_die]
-        # A 1 is one central mark, as a numeral die's digit or a token's hole is; no real
-        # sure 1 held out of the decoy reader's teaching came near its own line (C347).
-        ones = s.decoy_asks if s.decoy_asks_one is None else min(s.decoy_asks, s.decoy_asks_one)
-        asked = np.zeros(len(dice), bool)
-        asked[sure] = no_die >= np.where(dice.values[sure] == 1, ones, s.decoy_asks)
-        if not asked.any():
-            return dice
-        return replace(dice, confidences=ask_about(dice.confidences, asked))
+        """`dice` with the decoy reader's "not a die" asked (`second_opinions.decoys_asked`)."""
+        return decoys_asked(_as_bgr(image), dice, decoy_reader=self.decoy_reader, settings=self.settings)
 
     def _dominoes_asked(self, image: np.ndarray, dice: Dice) -> Dice:
-        """`dice` with each sure die that the domino check gives `domino_asks` or more of being
-        half a domino asked: a domino's half is a die's face to the readers, and only a crop
-        that shows its other half beside it tells them apart. Heaps too: dominoes lie beside
-        any number of dice, and no held-out real die came near the line (C354, C355). Values
-        and boxes stay as read."""
-        limit = self.settings.domino_asks
-        if limit is None or self.domino_check is None or not len(dice):
-            return dice
-        sure = np.flatnonzero(dice.confidences >= self.settings.low_confidence)
-        if not len(sure):
-            return dice
-        asked = np.zeros(len(dice), bool)
-        asked[sure] = self.domino_check.probability(_as_bgr(image), dice.boxes[sure]) >= limit
-        return replace(dice, confidences=ask_about(dice.confidences, asked)) if asked.any() else dice
+        """`dice` with halves of dominoes asked (`second_opinions.dominoes_asked`)."""
+        return dominoes_asked(_as_bgr(image), dice, domino_check=self.domino_check, settings=self.settings)
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

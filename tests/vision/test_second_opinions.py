@@ -1,0 +1,147 @@
+"""`vision.second_opinions` as pure functions: what each step may change (only confidences, and the
+top look a value), where it stays out (heaps, missing networks, lines off), and that a die it asks
+about is reported unsure. The steps' effect on real and rendered photos is tested through the
+reader (test_overlapping_dice, test_top_look, test_decoy_asks, test_domino_asks, ..._passes)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicecam.vision.candidates import ASKED_AT_MOST, Candidates
+from dicecam.vision.detections import Dice
+from dicecam.vision.second_opinions import (
+    THROW_AT_MOST,
+    decoys_asked,
+    dominoes_asked,
+    doubted,
+    overlaps_asked,
+    top_looked,
+)
+from dicecam.vision.settings import ReaderSettings
+
+IMAGE = np.full((200, 300, 3), 128, np.uint8)
+
+
+def _row(n: int, *, overlap: bool = False) -> Dice:
+    """`n` dice 30 px apart in a row (the first two on one place where `overlap`), all sure."""
+    boxes = np.array([[10 + 30 * i, 10, 30 + 30 * i, 30] for i in range(n)], np.float32)
+    if overlap and n >= 2:
+        boxes[1] = boxes[0] + [4, 4, 4, 4]
+    return Dice(boxes, np.arange(n) % 6 + 1, np.full(n, 0.95, np.float32))
+
+
+class _Always:
+    """A stand-in network that gives every box the same answer, counting what it was asked."""
+
+    not_a_die = 6
+
+    def __init__(self, answer: float) -> None:
+        self.answer, self.asked = answer, 0
+
+    def probability(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        self.asked += len(boxes)
+        return np.full(len(boxes), self.answer, np.float32)
+
+    def crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        return np.zeros((len(boxes), 4, 4, 3), np.uint8)
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        self.asked += len(crops)
+        out = np.zeros((len(crops), 7), np.float32)
+        out[:, self.not_a_die] = self.answer
+        return out
+
+
+@pytest.mark.parametrize(("n", "overlap", "share", "asked"), [
+    (2, True, 0.3, [True, True]),          # a throw: two boxes on one place are asked
+    (3, False, 0.3, [False] * 3),          # apart: nothing asked
+    (2, True, None, [False, False]),       # the step off
+    (THROW_AT_MOST + 1, True, 0.3, [False] * (THROW_AT_MOST + 1)),  # a heap is left as read
+    (1, False, 0.3, [False]),
+])
+def test_overlapping_boxes_of_a_throw_are_asked(n, overlap, share, asked) -> None:
+    before = _row(n, overlap=overlap)
+    after = overlaps_asked(before, share=share)
+    np.testing.assert_array_equal(after.confidences <= ASKED_AT_MOST, asked)
+    np.testing.assert_array_equal(after.boxes, before.boxes)
+    np.testing.assert_array_equal(after.values, before.values)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 250), st.floats(0, 150), st.floats(2, 60), st.floats(0, 1)),
+                min_size=0, max_size=9))
+def test_asking_never_moves_a_box_or_a_value_nor_makes_a_die_surer(rows) -> None:
+    boxes = np.array([[x, y, x + s, y + s] for x, y, s, _ in rows], np.float32).reshape(-1, 4)
+    dice = Dice(boxes, np.ones(len(rows), np.int64), np.array([c for *_, c in rows], np.float32))
+    for after in (overlaps_asked(dice, share=0.3),
+                  decoys_asked(IMAGE, dice, decoy_reader=_Always(1.0), settings=ReaderSettings()),
+                  dominoes_asked(IMAGE, dice, domino_check=_Always(1.0), settings=ReaderSettings())):
+        np.testing.assert_array_equal(after.boxes, dice.boxes)
+        np.testing.assert_array_equal(after.values, dice.values)
+        assert (after.confidences <= dice.confidences).all()
+
+
+@pytest.mark.parametrize(("answer", "asked"), [(0.99, True), (0.5, False)])
+def test_the_decoy_reader_asks_sure_dice_of_a_throw_from_its_line(answer, asked) -> None:
+    dice = _row(3)
+    after = decoys_asked(IMAGE, dice, decoy_reader=_Always(answer), settings=ReaderSettings(decoy_asks=0.95))
+    assert (after.confidences <= ASKED_AT_MOST).all() == asked
+
+
+def test_a_die_read_1_is_asked_from_its_own_lower_line() -> None:
+    dice = Dice(_row(2).boxes, np.array([1, 2]), np.full(2, 0.95, np.float32))
+    after = decoys_asked(IMAGE, dice, decoy_reader=_Always(0.8),
+                         settings=ReaderSettings(decoy_asks=0.95, decoy_asks_one=0.7))
+    np.testing.assert_array_equal(after.confidences <= ASKED_AT_MOST, [True, False])
+
+
+@pytest.mark.parametrize("step", ["decoys", "dominoes", "top"])
+def test_a_missing_network_asks_nothing(step) -> None:
+    dice = Dice(_row(3).boxes, np.arange(1, 4), np.full(3, 0.6, np.float32))  # unsure: the top look's dice
+    s = ReaderSettings(decoy_asks=0.0, domino_asks=0.0, top_look_view=0.5)
+    after = {"decoys": lambda: decoys_asked(IMAGE, dice, decoy_reader=None, settings=s),
+             "dominoes": lambda: dominoes_asked(IMAGE, dice, domino_check=None, settings=s),
+             "top": lambda: top_looked(IMAGE, dice, top=cast(Any, _Always(1.0)), view=None, settings=s)}[step]()
+    assert after is dice
+
+
+def test_unsure_dice_and_heaps_are_not_asked_again() -> None:
+    check = _Always(1.0)
+    heap = _row(THROW_AT_MOST + 1)
+    assert decoys_asked(IMAGE, heap, decoy_reader=check, settings=ReaderSettings()) is heap
+    unsure = Dice(heap.boxes, heap.values, np.full(len(heap), 0.4, np.float32))
+    assert dominoes_asked(IMAGE, unsure, domino_check=check, settings=ReaderSettings()) is unsure
+    assert check.asked == 0  # nothing was even looked at
+
+
+def test_the_domino_check_asks_heaps_too() -> None:
+    heap = _row(THROW_AT_MOST + 1)
+    after = dominoes_asked(IMAGE, heap, domino_check=_Always(1.0), settings=ReaderSettings(domino_asks=0.95))
+    assert (after.confidences <= ASKED_AT_MOST).all()
+
+
+def _judged(kept: list[bool]) -> Candidates:
+    n = len(kept)
+    boxes = np.array([[10 + 30 * i, 10, 30 + 30 * i, 30] for i in range(n)], np.float32)
+    return Candidates(boxes, np.full(n, 0.9, np.float32), kept=np.array(kept, bool))
+
+
+@pytest.mark.parametrize(("kept", "count", "answer", "last"), [
+    ([True, True, True], 2, 0.9, [True, True, True]),     # spare kept boxes: the doubted go last
+    ([True, True, False], 2, 0.9, None),                  # no spare box: nothing looked at
+    ([True, True, True], 2, 0.1, [False, False, False]),  # none doubted
+    ([True, False, True, True], 2, 0.9, [True, False, True, True]),  # only kept boxes are ranked
+])
+def test_a_count_with_spare_boxes_ranks_the_doubted_last(kept, count, answer, last) -> None:
+    check = _Always(answer)
+    got = doubted(IMAGE, _judged(kept), count, domino_check=check, decoy_reader=None,
+                  settings=ReaderSettings(domino_passes=0.5, decoy_passes=None))
+    if last is None:
+        assert got is None and check.asked == 0
+    else:
+        np.testing.assert_array_equal(got, last)

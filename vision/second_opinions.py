@@ -1,0 +1,156 @@
+"""Second opinions on a read's dice: what asks about a die (or moves it) after the rules chose it.
+
+The reader's rules (`DiceReader.judge`) and a known count choose the dice; these steps then
+look at the chosen dice again, each with what the face reader cannot see alone: two boxes on
+one die (geometry), a die seen from low down read from its top (the top reader and the view
+check), a die that is no die at all (the decoy reader) or half a domino (the domino check).
+None of them drops a die or adds one: they ask (the page shows the die unsure) and the top look
+may name another value. Each is a pure function of the photo, the dice and the networks it
+needs, tuned by `ReaderSettings` (docs/READING.md, steps 15-18); a network that is missing from
+the models folder (None) asks nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Protocol
+
+import numpy as np
+
+from dicecam.vision.boxes import overlapping
+from dicecam.vision.candidates import Candidates, ask_about, filled
+from dicecam.vision.detections import Dice
+from dicecam.vision.face_reader import FaceReader
+from dicecam.vision.settings import ReaderSettings
+from dicecam.vision.view import ViewCheck
+
+#: A read of at most this many dice is a throw; more are a heap, whose dice lean on each other
+#: (their boxes overlap, other dice lie above them) and are left as read by the throw-only steps.
+THROW_AT_MOST = 6
+
+
+class BoxCheck(Protocol):
+    """A network giving each box of a photo one probability (`vision.whole_die.WholeDieCheck`)."""
+
+    def probability(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray: ...
+
+
+class CropReader(Protocol):
+    """A network reading each box's crop as a face or "not a die" (`vision.face_reader.FaceReader`)."""
+
+    not_a_die: int
+
+    def crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray: ...
+
+    def classify(self, crops: np.ndarray) -> np.ndarray: ...
+
+
+def overlaps_asked(dice: Dice, *, share: float | None) -> Dice:
+    """`dice` with each die of a throw (at most `THROW_AT_MOST`) whose box overlaps another's by
+    `share` of the smaller box asked: a throw's dice lie apart, so two such boxes are one die's
+    top and side face or a die and a thing on it (C307, models/HISTORY.md). A heap's dice lean
+    on each other and their boxes overlap: those stay as read."""
+    if share is None or not 2 <= len(dice) <= THROW_AT_MOST:
+        return dice
+    asked = overlapping(dice.boxes, share)
+    if not asked.any():
+        return dice
+    # Dice casts the confidences to float32 itself.
+    return replace(dice, confidences=ask_about(dice.confidences, asked))
+
+
+def top_looked(image: np.ndarray, dice: Dice, *, top: FaceReader, view: ViewCheck | None,
+               settings: ReaderSettings) -> Dice:
+    """`dice` of a throw (at most `THROW_AT_MOST`) with each die the read left unsure, seen from
+    low down (`view`) and whose box's upper part `top` reads otherwise, surely, taking that
+    value, still asked (`ReaderSettings`, top look).
+
+    A throw seen from low down is boxed die by die, top and front face together; the reader
+    reads a box's centre, which there is the front face (C313, models/HISTORY.md). A heap's
+    boxes have other dice above them, so heaps stay as read.
+    """
+    s = settings
+    if s.top_look_share is None or not 1 <= len(dice) <= THROW_AT_MOST:
+        return dice
+    # A die the read is sure of keeps its value: a top-down face cut by the top crop
+    # is where the top look goes wrong (C315, C323), so it waits for a view from low down.
+    looked = dice.confidences < s.low_confidence if s.top_look_only_unsure else np.ones(len(dice), bool)
+    if s.top_look_view is not None:
+        if view is None:
+            return dice  # nothing tells a low view from a view from above
+        if looked.any():
+            looked[looked] = view.low_view(image, dice.boxes[looked]) >= s.top_look_view
+    if not looked.any():
+        return dice
+    faces = top.classify(top.top_crops(image, dice.boxes[looked], s.top_look_share))[:, : top.not_a_die]
+    moved = np.zeros(len(dice), bool)
+    values = dice.values.copy()
+    values[looked] = faces.argmax(axis=1) + 1
+    moved[looked] = (values[looked] != dice.values[looked]) & (faces.max(axis=1) >= s.top_look_sure)
+    if not moved.any():
+        return dice
+    return replace(dice, values=np.where(moved, values, dice.values), confidences=ask_about(dice.confidences, moved))
+
+
+def decoys_asked(image: np.ndarray, dice: Dice, *, decoy_reader: CropReader | None,
+                 settings: ReaderSettings) -> Dice:
+    """`dice` of a throw (at most `THROW_AT_MOST`) with each sure die that `decoy_reader` reads
+    as "not a die" at `decoy_asks` or more (a die read 1: at `decoy_asks_one`) asked: the
+    reader that read it has seen few numeral dice, tokens and dominoes; one taught thousands
+    of them is a second opinion on whether it is a die at all (C341, C347). Values and boxes
+    stay as read."""
+    s = settings
+    if s.decoy_asks is None or decoy_reader is None or not 1 <= len(dice) <= THROW_AT_MOST:
+        return dice
+    sure = np.flatnonzero(dice.confidences >= s.low_confidence)
+    if not len(sure):
+        return dice
+    no_die = decoy_reader.classify(decoy_reader.crops(image, dice.boxes[sure]))[:, decoy_reader.not_a_die]
+    # A 1 is one central mark, as a numeral die's digit or a token's hole is; no real
+    # sure 1 held out of the decoy reader's teaching came near its own line (C347).
+    ones = s.decoy_asks if s.decoy_asks_one is None else min(s.decoy_asks, s.decoy_asks_one)
+    asked = np.zeros(len(dice), bool)
+    asked[sure] = no_die >= np.where(dice.values[sure] == 1, ones, s.decoy_asks)
+    if not asked.any():
+        return dice
+    return replace(dice, confidences=ask_about(dice.confidences, asked))
+
+
+def dominoes_asked(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | None,
+                   settings: ReaderSettings) -> Dice:
+    """`dice` with each sure die that `domino_check` gives `domino_asks` or more of being half a
+    domino asked: a domino's half is a die's face to the readers, and only a crop that shows
+    its other half beside it tells them apart. Heaps too: dominoes lie beside any number of
+    dice, and no held-out real die came near the line (C354, C355). Values and boxes stay as read."""
+    limit = settings.domino_asks
+    if limit is None or domino_check is None or not len(dice):
+        return dice
+    sure = np.flatnonzero(dice.confidences >= settings.low_confidence)
+    if not len(sure):
+        return dice
+    asked = np.zeros(len(dice), bool)
+    asked[sure] = domino_check.probability(image, dice.boxes[sure]) >= limit
+    return replace(dice, confidences=ask_about(dice.confidences, asked)) if asked.any() else dice
+
+
+def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: BoxCheck | None,
+            decoy_reader: CropReader | None, settings: ReaderSettings) -> np.ndarray | None:
+    """Which boxes of judged `found` a known `count` ranks last, where the rules keep more than
+    `count` (else None, and nothing is looked at): the kept boxes `domino_check` gives
+    `domino_passes` or more of being half a domino, and those `decoy_reader` reads "not a die"
+    at `decoy_passes` or more. A half or a decoy is read as surely as a die, and ranked by its
+    reading it took a real die's place (C357, C358, models/HISTORY.md)."""
+    halves, decoys = settings.domino_passes, settings.decoy_passes
+    check = domino_check if halves is not None else None
+    second = decoy_reader if decoys is not None else None
+    kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
+    if (check is None and second is None) or len(kept) <= count:
+        return None
+    doubts = np.zeros(len(kept), bool)
+    if check is not None and halves is not None:
+        doubts |= check.probability(image, found.boxes[kept]) >= halves
+    if second is not None and decoys is not None:
+        doubts |= second.classify(second.crops(image, found.boxes[kept]))[:, second.not_a_die] >= decoys
+    last = np.zeros(len(found), bool)
+    last[kept] = doubts
+    return last
