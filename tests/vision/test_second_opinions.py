@@ -12,16 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dicecam.vision import second_opinions as asks
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates
 from dicecam.vision.detections import Dice
-from dicecam.vision.second_opinions import (
-    THROW_AT_MOST,
-    decoys_asked,
-    dominoes_asked,
-    doubted,
-    overlaps_asked,
-    top_looked,
-)
+from dicecam.vision.second_opinions import THROW_AT_MOST
 from dicecam.vision.settings import ReaderSettings
 
 IMAGE = np.full((200, 300, 3), 128, np.uint8)
@@ -66,7 +60,7 @@ class _Always:
 ])
 def test_overlapping_boxes_of_a_throw_are_asked(n, overlap, share, asked) -> None:
     before = _row(n, overlap=overlap)
-    after = overlaps_asked(before, share=share)
+    after = asks.overlaps_asked(before, share=share)
     np.testing.assert_array_equal(after.confidences <= ASKED_AT_MOST, asked)
     np.testing.assert_array_equal(after.boxes, before.boxes)
     np.testing.assert_array_equal(after.values, before.values)
@@ -78,9 +72,9 @@ def test_overlapping_boxes_of_a_throw_are_asked(n, overlap, share, asked) -> Non
 def test_asking_never_moves_a_box_or_a_value_nor_makes_a_die_surer(rows) -> None:
     boxes = np.array([[x, y, x + s, y + s] for x, y, s, _ in rows], np.float32).reshape(-1, 4)
     dice = Dice(boxes, np.ones(len(rows), np.int64), np.array([c for *_, c in rows], np.float32))
-    for after in (overlaps_asked(dice, share=0.3),
-                  decoys_asked(IMAGE, dice, decoy_reader=_Always(1.0), settings=ReaderSettings()),
-                  dominoes_asked(IMAGE, dice, domino_check=_Always(1.0), settings=ReaderSettings())):
+    for after in (asks.overlaps_asked(dice, share=0.3),
+                  asks.decoys_asked(IMAGE, dice, decoy_reader=_Always(1.0), settings=ReaderSettings()),
+                  asks.dominoes_asked(IMAGE, dice, domino_check=_Always(1.0), settings=ReaderSettings())):
         np.testing.assert_array_equal(after.boxes, dice.boxes)
         np.testing.assert_array_equal(after.values, dice.values)
         assert (after.confidences <= dice.confidences).all()
@@ -89,13 +83,13 @@ def test_asking_never_moves_a_box_or_a_value_nor_makes_a_die_surer(rows) -> None
 @pytest.mark.parametrize(("answer", "asked"), [(0.99, True), (0.5, False)])
 def test_the_decoy_reader_asks_sure_dice_of_a_throw_from_its_line(answer, asked) -> None:
     dice = _row(3)
-    after = decoys_asked(IMAGE, dice, decoy_reader=_Always(answer), settings=ReaderSettings(decoy_asks=0.95))
+    after = asks.decoys_asked(IMAGE, dice, decoy_reader=_Always(answer), settings=ReaderSettings(decoy_asks=0.95))
     assert (after.confidences <= ASKED_AT_MOST).all() == asked
 
 
 def test_a_die_read_1_is_asked_from_its_own_lower_line() -> None:
     dice = Dice(_row(2).boxes, np.array([1, 2]), np.full(2, 0.95, np.float32))
-    after = decoys_asked(IMAGE, dice, decoy_reader=_Always(0.8),
+    after = asks.decoys_asked(IMAGE, dice, decoy_reader=_Always(0.8),
                          settings=ReaderSettings(decoy_asks=0.95, decoy_asks_one=0.7))
     np.testing.assert_array_equal(after.confidences <= ASKED_AT_MOST, [True, False])
 
@@ -104,24 +98,24 @@ def test_a_die_read_1_is_asked_from_its_own_lower_line() -> None:
 def test_a_missing_network_asks_nothing(step) -> None:
     dice = Dice(_row(3).boxes, np.arange(1, 4), np.full(3, 0.6, np.float32))  # unsure: the top look's dice
     s = ReaderSettings(decoy_asks=0.0, domino_asks=0.0, top_look_view=0.5)
-    after = {"decoys": lambda: decoys_asked(IMAGE, dice, decoy_reader=None, settings=s),
-             "dominoes": lambda: dominoes_asked(IMAGE, dice, domino_check=None, settings=s),
-             "top": lambda: top_looked(IMAGE, dice, top=cast(Any, _Always(1.0)), view=None, settings=s)}[step]()
+    after = {"decoys": lambda: asks.decoys_asked(IMAGE, dice, decoy_reader=None, settings=s),
+             "dominoes": lambda: asks.dominoes_asked(IMAGE, dice, domino_check=None, settings=s),
+             "top": lambda: asks.top_looked(IMAGE, dice, top=cast(Any, _Always(1.0)), view=None, settings=s)}[step]()
     assert after is dice
 
 
 def test_unsure_dice_and_heaps_are_not_asked_again() -> None:
     check = _Always(1.0)
     heap = _row(THROW_AT_MOST + 1)
-    assert decoys_asked(IMAGE, heap, decoy_reader=check, settings=ReaderSettings()) is heap
+    assert asks.decoys_asked(IMAGE, heap, decoy_reader=check, settings=ReaderSettings()) is heap
     unsure = Dice(heap.boxes, heap.values, np.full(len(heap), 0.4, np.float32))
-    assert dominoes_asked(IMAGE, unsure, domino_check=check, settings=ReaderSettings()) is unsure
+    assert asks.dominoes_asked(IMAGE, unsure, domino_check=check, settings=ReaderSettings()) is unsure
     assert check.asked == 0  # nothing was even looked at
 
 
 def test_the_domino_check_asks_heaps_too() -> None:
     heap = _row(THROW_AT_MOST + 1)
-    after = dominoes_asked(IMAGE, heap, domino_check=_Always(1.0), settings=ReaderSettings(domino_asks=0.95))
+    after = asks.dominoes_asked(IMAGE, heap, domino_check=_Always(1.0), settings=ReaderSettings(domino_asks=0.95))
     assert (after.confidences <= ASKED_AT_MOST).all()
 
 
@@ -139,7 +133,7 @@ def _judged(kept: list[bool]) -> Candidates:
 ])
 def test_a_count_with_spare_boxes_ranks_the_doubted_last(kept, count, answer, last) -> None:
     check = _Always(answer)
-    got = doubted(IMAGE, _judged(kept), count, domino_check=check, decoy_reader=None,
+    got = asks.doubted(IMAGE, _judged(kept), count, domino_check=check, decoy_reader=None,
                   settings=ReaderSettings(domino_passes=0.5, decoy_passes=None))
     if last is None:
         assert got is None and check.asked == 0
