@@ -20,14 +20,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import low_on_die, lower_faces, overlaps, passed_over, under
+from dicecam.vision.boxes import overlaps, passed_over, under
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, filled
-from dicecam.vision.confidence import FULL_PEAK, load_confidence_fit
+from dicecam.vision.confidence import load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import session
+from dicecam.vision.rules import judge
 from dicecam.vision.second_opinions import (
     THROW_AT_MOST,
     decoys_asked,
@@ -373,46 +374,13 @@ class DiceReader:
         return self.face.read_crop(_as_bgr(image))
 
     def judge(self, seen: Candidates, **changes: Any) -> Candidates:
-        """Read candidates with `kept` set by these settings' rules (with `changes`) for which boxes are dice.
+        """Read candidates with `kept` set by these settings' rules (with `changes`) for which
+        boxes are dice (`vision.rules.judge`, with the detector's peak threshold).
 
         The rules need no network: settings can be compared on candidates read once.
         """
-        if not len(seen):
-            return Candidates.empty()
-        s = self.settings.but(**changes) if changes else self.settings
-        detected = np.minimum(1.0, seen.scores / FULL_PEAK)
-        relative, top = filled(seen.relative, "relative"), filled(seen.top, "top")
-        # Much smaller than the other dice and not clearly read: a pip, a side face, the
-        # table. Judged on the reading, not on its check: the check only ever marks dice.
-        stray = (relative < s.min_relative_size) & (top * detected < s.keep_small_above)
-        # A weak peak is a die only if the reader sees one plainly (half hidden, steep, at the edge).
-        plain = (seen.scores >= self.detector.min_score) | (top >= s.weak_sure)
-        if s.weak_rescue is not None and seen.whole is not None:
-            # ... or where the check plainly sees a die (NaN, not looked at, rescues nothing).
-            plain |= (top >= s.weak_rescue) & (seen.whole >= s.rescue_whole)
-        giant = relative > s.max_relative_size
-        not_a_die = filled(seen.not_a_die, "not_a_die")
-        die = not_a_die < s.max_not_a_die
-        if s.rescue_not_a_die is not None and seen.whole is not None:
-            # The reader sees a face alone (a small die on a printed hex looks like print);
-            # the check sees the cube around it. NaN (not looked at) rescues nothing.
-            die |= (not_a_die < s.rescue_not_a_die) & (seen.whole >= s.rescue_whole)
-        keep = die & ~stray & plain & ~giant
-        # Found only by enlarging a photo where nothing was: specks, unless read plainly.
-        keep &= ~filled(seen.lone, "lone") | (top >= s.lone_sure)
-        if seen.whole is not None:
-            # A token, a printed dot or a side face: in context it is plainly no die.
-            keep &= ~(seen.whole < s.min_whole_die)  # NaN (not looked at) keeps the rules' word
-        if seen.die_boxes is not None:
-            if s.off_die_sure is not None:
-                # A face on no whole die: a token, a print or a speck, unless read plainly.
-                keep &= ~np.isnan(seen.die_boxes).any(axis=1) | (top >= s.off_die_sure)
-            if s.max_face_drop is not None:
-                # Low on its die: the front face of a die seen from the side, not its top.
-                keep &= ~low_on_die(seen.boxes, seen.die_boxes, s.max_face_drop)
-            # One die, one face: a side face seen at an angle is no second die.
-            keep &= ~lower_faces(seen.boxes, seen.die_boxes, keep)
-        return replace(seen, kept=keep)
+        settings = self.settings.but(**changes) if changes else self.settings
+        return judge(seen, settings, min_score=self.detector.min_score)
 
     def _counted(self, found: Candidates, count: int, *, last: np.ndarray | None = None) -> CountedDice:
         """The `count` likeliest dice of `found` (see `read`), and the kept ones left out;
