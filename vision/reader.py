@@ -134,7 +134,8 @@ class DiceReader:
             dice = self.select(self.uncounted(image))
         else:
             dice = self.select_counted(self.counted(image, count, search=search), count, image=image).dice
-        return self._dominoes_asked(image, self._decoys_asked(image, self._top_looked(image, dice)))
+        dice = self._decoys_asked(image, self._top_looked(image, dice))
+        return self._dominoes_asked(image, dice, drop=count is None)
 
     def uncounted(self, image: np.ndarray) -> Candidates:
         """The judged candidates `read(image)` reports without a count: `candidates`, and
@@ -306,9 +307,10 @@ class DiceReader:
         """`dice` with the decoy reader's "not a die" asked (`second_opinions.decoys_asked`)."""
         return decoys_asked(_as_bgr(image), dice, decoy_reader=self.decoy_reader, settings=self.settings)
 
-    def _dominoes_asked(self, image: np.ndarray, dice: Dice) -> Dice:
-        """`dice` with halves of dominoes asked (`second_opinions.dominoes_asked`)."""
-        return dominoes_asked(_as_bgr(image), dice, domino_check=self.domino_check, settings=self.settings)
+    def _dominoes_asked(self, image: np.ndarray, dice: Dice, *, drop: bool = False) -> Dice:
+        """`dice` with halves of dominoes asked, and with `drop` left out (`second_opinions.dominoes_asked`)."""
+        return dominoes_asked(_as_bgr(image), dice, domino_check=self.domino_check, settings=self.settings,
+                              drop=drop)
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

@@ -117,20 +117,26 @@ def decoys_asked(image: np.ndarray, dice: Dice, *, decoy_reader: CropReader | No
 
 
 def dominoes_asked(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | None,
-                   settings: ReaderSettings) -> Dice:
+                   settings: ReaderSettings, drop: bool = False) -> Dice:
     """`dice` with each sure die that `domino_check` gives `domino_asks` or more of being half a
     domino asked: a domino's half is a die's face to the readers, and only a crop that shows
     its other half beside it tells them apart. Heaps too: dominoes lie beside any number of
-    dice, and no held-out real die came near the line (C354, C355). Values and boxes stay as read."""
-    limit = settings.domino_asks
-    if limit is None or domino_check is None or not len(dice):
+    dice, and no held-out real die came near the line (C354, C355). Values and boxes stay as read.
+    With `drop` (a read without a count), the dice it gives `domino_drops` or more, sure or
+    not, are left out: no half comes back as a die (C378)."""
+    asks, drops = settings.domino_asks, settings.domino_drops if drop else None
+    if domino_check is None or not len(dice) or (asks is None and drops is None):
         return dice
-    sure = np.flatnonzero(dice.confidences >= settings.low_confidence)
-    if not len(sure):
+    sure = dice.confidences >= settings.low_confidence
+    # One run of the check for both: every die where halves are dropped, else the sure ones.
+    look = np.ones(len(dice), bool) if drops is not None else sure
+    if not look.any():
         return dice
-    asked = np.zeros(len(dice), bool)
-    asked[sure] = domino_check.probability(image, dice.boxes[sure]) >= limit
-    return replace(dice, confidences=ask_about(dice.confidences, asked)) if asked.any() else dice
+    halves = np.zeros(len(dice), np.float32)
+    halves[look] = domino_check.probability(image, dice.boxes[look])
+    if asks is not None and (asked := sure & (halves >= asks)).any():
+        dice = replace(dice, confidences=ask_about(dice.confidences, asked))
+    return dice if drops is None else dice[halves < drops]
 
 
 def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: BoxCheck | None,

@@ -108,6 +108,8 @@ class ReaderSettings:
     boxes than it, the kept boxes the check gives `domino_passes` or more (None: off), and
     those the decoy reader reads "not a die" at `decoy_passes` or more (None: off), rank after
     the others, so a half or a decoy fills the count only where nothing else can (C357, C358).
+    Without a count, a die of the read, sure or not, that the check gives `domino_drops` or
+    more (None: off) is left out: a half is no die (C378; no held-out real die came above 0.92).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -166,6 +168,7 @@ class ReaderSettings:
     decoy_asks_one: float | None = 0.7
     domino_asks: float | None = 0.95
     domino_passes: float | None = 0.5
+    domino_drops: float | None = 0.99
     decoy_passes: float | None = 0.8
     low_confidence: float = UNSURE_BELOW
 

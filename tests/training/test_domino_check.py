@@ -51,7 +51,7 @@ def test_the_line_lies_above_every_die(probs, labels, line, caught) -> None:
 
 
 def test_the_reader_s_boxes_on_pasted_dominoes_are_labelled_dominoes(monkeypatch) -> None:
-    reader = DiceReader()
+    reader = DiceReader(**domino_check.UNCHECKED)  # as `main` reads them
     photos = [p for p in read_dataset(SAMPLES) if 2 <= len(p.dice) <= 6][:3]
     assert photos
     monkeypatch.setattr(domino_check, "read_dataset", lambda root, split: photos)

@@ -139,3 +139,51 @@ def test_a_count_with_spare_boxes_ranks_the_doubted_last(kept, count, answer, la
         assert got is None and check.asked == 0
     else:
         np.testing.assert_array_equal(got, last)
+
+
+class _PerBox(_Always):
+    """A stand-in check that gives each box its own answer, in the order asked."""
+
+    def __init__(self, answers: list[float]) -> None:
+        super().__init__(0.0)
+        self.answers = np.array(answers, np.float32)
+
+    def probability(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        self.asked += 1
+        return self.answers[:len(boxes)] if len(boxes) == len(self.answers) else np.zeros(len(boxes), np.float32)
+
+
+@pytest.mark.parametrize(("drop", "drops", "answer", "confidence", "left", "asked"), [
+    (True, 0.99, 0.995, 0.95, 3, 0),      # without a count: halves left out, sure ones...
+    (True, 0.99, 0.995, 0.40, 3, 0),      # ...and unsure ones
+    (True, 0.99, 0.97, 0.95, 0, 3),       # under the drop line: asked only, as before C378
+    (False, 0.99, 0.995, 0.95, 0, 3),     # told a count: asked, never left out here
+    (True, None, 0.995, 0.95, 0, 3),      # the drop off
+])
+def test_without_a_count_the_checks_surest_halves_are_left_out(drop, drops, answer, confidence, left, asked) -> None:
+    dice = Dice(_row(3).boxes, _row(3).values, np.full(3, confidence, np.float32))
+    after = asks.dominoes_asked(IMAGE, dice, domino_check=_Always(answer), drop=drop,
+                                settings=ReaderSettings(domino_asks=0.95, domino_drops=drops))
+    assert len(dice) - len(after) == left
+    assert int((after.confidences <= ASKED_AT_MOST).sum()) == asked
+
+
+def test_one_run_of_the_check_serves_both_asks_and_drops() -> None:
+    check = _Always(0.5)
+    asks.dominoes_asked(IMAGE, _row(4), domino_check=check, drop=True, settings=ReaderSettings())
+    assert check.asked == 4  # every die once, not the sure ones twice
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=9))
+def test_what_the_drop_keeps_is_every_die_under_its_line_in_order(rows) -> None:
+    n = len(rows)
+    boxes = np.array([[10 + 25 * i, 10, 30 + 25 * i, 30] for i in range(n)], np.float32)
+    dice = Dice(boxes, np.arange(n) % 6 + 1, np.array([c for c, _ in rows], np.float32))
+    answers = [a for _, a in rows]
+    after = asks.dominoes_asked(IMAGE, dice, domino_check=_PerBox(answers), drop=True,
+                                settings=ReaderSettings(domino_asks=0.95, domino_drops=0.99))
+    under = np.array(answers) < np.float32(0.99)
+    np.testing.assert_array_equal(after.boxes, dice.boxes[under])
+    np.testing.assert_array_equal(after.values, dice.values[under])
+    assert (after.confidences <= dice.confidences[under]).all()

@@ -76,6 +76,11 @@ def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator
     return np.array(boxes, np.float32).reshape(-1, 4)
 
 
+#: The reader settings its examples are read with: without the check's own word (no asks, no
+#: ranking, nothing left out), so the halves the shipped check already catches are learned again.
+UNCHECKED = {"domino_asks": None, "domino_passes": None, "domino_drops": None}
+
+
 def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS) -> Examples:
     """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo."""
     rng = np.random.default_rng(seed)
@@ -161,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=71)
     ap.add_argument("--renders", type=int, default=0, help="rendered throws whose boxes are learned too (fold -1)")
     args = ap.parse_args(argv)
-    reader = DiceReader(args.models)
+    reader = DiceReader(args.models, **UNCHECKED)
     data = joined(examples(reader, args.datasets, seed=args.seed), rendered_examples(reader, scenes=args.renders))
     learn = data.folds != args.holdout_fold
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
