@@ -33,6 +33,7 @@ from dicecam.vision.second_opinions import (
     THROW_AT_MOST,
     decoys_asked,
     dominoes_asked,
+    halves_dropped,
     doubted,
     overlaps_asked,
     top_looked,
@@ -288,6 +289,9 @@ class DiceReader:
         count = throw_count(count)
         last = None if image is None else self._doubted(image, found, count)
         counted = self._counted(found, count, last=last)
+        if image is not None:
+            counted = replace(counted, left_out=halves_dropped(_as_bgr(image), counted.left_out,
+                                                               domino_check=self.domino_check, settings=self.settings))
         return replace(counted, dice=self._overlaps_asked(counted.dice))
 
     def _doubted(self, image: np.ndarray, found: Candidates, count: int) -> np.ndarray | None:

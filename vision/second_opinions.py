@@ -139,6 +139,17 @@ def dominoes_asked(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | No
     return dice if drops is None else dice[halves < drops]
 
 
+def halves_dropped(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | None,
+                   settings: ReaderSettings) -> Dice:
+    """`dice` without those `domino_check` gives `domino_drops` or more of being half a domino:
+    told a count, the kept boxes it leaves out are offered to the player as dice, and a half
+    the check is that sure of is none (C381)."""
+    limit = settings.domino_drops
+    if limit is None or domino_check is None or not len(dice):
+        return dice
+    return dice[domino_check.probability(image, dice.boxes) < limit]
+
+
 def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: BoxCheck | None,
             decoy_reader: CropReader | None, settings: ReaderSettings) -> np.ndarray | None:
     """Which boxes of judged `found` a known `count` ranks last, where the rules keep more than

@@ -110,6 +110,7 @@ class ReaderSettings:
     the others, so a half or a decoy fills the count only where nothing else can (C357, C358).
     Without a count, a die of the read, sure or not, that the check gives `domino_drops` or
     more (None: off) is left out: a half is no die (C378; no held-out real die came above 0.92).
+    Told a count, the kept boxes it leaves out (offered to the player grey) lose those too (C381).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice

@@ -187,3 +187,20 @@ def test_what_the_drop_keeps_is_every_die_under_its_line_in_order(rows) -> None:
     np.testing.assert_array_equal(after.boxes, dice.boxes[under])
     np.testing.assert_array_equal(after.values, dice.values[under])
     assert (after.confidences <= dice.confidences[under]).all()
+
+
+@pytest.mark.parametrize(("line", "answer", "left"), [
+    (0.99, 0.995, 0),   # every left-out box a sure half: none offered
+    (0.99, 0.5, 3),     # under the line: all still offered
+    (None, 0.995, 3),   # the step off
+])
+def test_the_surest_halves_are_not_offered_as_dice(line, answer, left) -> None:
+    dice = _row(3)
+    after = asks.halves_dropped(IMAGE, dice, domino_check=_Always(answer), settings=ReaderSettings(domino_drops=line))
+    assert len(after) == left
+    np.testing.assert_array_equal(after.boxes, dice.boxes[:left])
+
+
+def test_no_check_drops_no_half() -> None:
+    dice = _row(2)
+    assert asks.halves_dropped(IMAGE, dice, domino_check=None, settings=ReaderSettings()) is dice
