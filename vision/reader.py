@@ -33,8 +33,8 @@ from dicecam.vision.second_opinions import (
     THROW_AT_MOST,
     decoys_asked,
     dominoes_asked,
-    halves_dropped,
     doubted,
+    halves_dropped,
     overlaps_asked,
     top_looked,
 )
