@@ -32,6 +32,27 @@ def test_each_object_is_painted_where_its_box_says(kind) -> None:
     assert x0 <= 100 <= x1 and y0 <= 100 <= y1
 
 
+def test_domino_halves_carry_a_die_s_pip_layouts() -> None:
+    assert all(len(clutter.DIE_PIPS[n]) == n for n in range(7))
+    six = clutter.DIE_PIPS[6]
+    assert {x for x, _ in six} == {-1, 1} and sorted(y for _, y in six) == [-1, -1, 0, 0, 1, 1]  # two rows of three
+    assert set(clutter.DIE_PIPS[4]) == {(-1, -1), (1, -1), (-1, 1), (1, 1)}  # the corners
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_row_of_dominoes_is_painted_inside_its_box(seed) -> None:
+    img = np.full((300, 300, 3), 128, np.uint8)
+    x0, y0, x1, y1 = (round(v) for v in clutter.domino_row(np.random.default_rng(seed), img, (150.0, 150.0), 30.0))
+    assert x0 <= 150 <= x1 and y0 <= 150 <= y1
+    assert 30 <= max(x1 - x0, y1 - y0) <= 3 * 2 * 1.1 * 30 + 2 * 0.3 * 33  # one to three dominoes, half 0.7-1.1 ppd
+    # Body and pips lie in the box; only the soft shadow (at most 0.35 darker: 3 x 45 on this
+    # grey) may spill past it.
+    strong = np.abs(img.astype(int) - 128).sum(axis=2) > 150
+    inside = np.zeros_like(strong)
+    inside[max(y0 - 2, 0):y1 + 2, max(x0 - 2, 0):x1 + 2] = True
+    assert strong.any() and not (strong & ~inside).any()
+
+
 def test_cluttered_scenes_carry_decoys_apart_from_every_die() -> None:
     rng = np.random.default_rng(11)
     scenes = [render_scene(rng, clutter=1.0) for _ in range(12)]

@@ -20,18 +20,29 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 DICE = np.array([[100, 100, 140, 140], [300, 200, 340, 240]], np.float32)
 
 
+@pytest.mark.parametrize(("rows", "clear"), [(0.0, 2.2), (1.0, 3.5)])  # single dominoes; rows of them
 @pytest.mark.parametrize("seed", range(5))
-def test_dominoes_are_painted_clear_of_the_dice_and_of_each_other(seed) -> None:
+def test_dominoes_are_painted_clear_of_the_dice_and_of_each_other(seed, rows, clear) -> None:
     image = np.full((480, 640, 3), 120, np.uint8)
-    boxes = paste_dominoes(image, DICE, np.random.default_rng(seed), side=40)
+    boxes = paste_dominoes(image, DICE, np.random.default_rng(seed), side=40, rows=rows)
     assert 1 <= len(boxes) <= 4
     away = np.abs(centres(boxes)[:, None] - centres(DICE)[None]).max(axis=2)
-    assert (away >= 2.2 * 40).all()
+    assert (away >= clear * 40).all()
     apart = np.abs(centres(boxes)[:, None] - centres(boxes)[None]).max(axis=2) + np.eye(len(boxes)) * 1e9
-    assert (apart >= 2.5 * 40).all()
+    assert (apart >= (clear + 0.3) * 40).all()
     for x0, y0, x1, y1 in DICE.astype(int):
         assert (image[y0:y1, x0:x1] == 120).all()  # the dice's places are untouched
     assert (image != 120).any(axis=2).sum() > len(boxes) * 40 * 40  # each domino two halves' worth
+
+
+def test_no_rows_asked_paints_as_before_rows_existed() -> None:
+    # `rows` 0 draws no extra random number: the shipped check's examples are made again exactly.
+    a, b = np.full((480, 640, 3), 120, np.uint8), np.full((480, 640, 3), 120, np.uint8)
+    boxes_a = paste_dominoes(a, DICE, np.random.default_rng(7), side=40)
+    rng = np.random.default_rng(7)
+    boxes_b = paste_dominoes(b, DICE, rng, side=40, rows=0.0)
+    np.testing.assert_array_equal(boxes_a, boxes_b)
+    np.testing.assert_array_equal(a, b)
 
 
 def test_a_photo_too_small_for_a_domino_gets_none() -> None:

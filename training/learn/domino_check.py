@@ -30,7 +30,7 @@ import torch
 from dicecam.training.data.caches import DATASETS
 from dicecam.training.data.throw_boxes import fold_of
 from dicecam.training.learn.whole_die import Arch, Cut, export, train
-from dicecam.training.render.clutter import OBJECTS
+from dicecam.training.render.clutter import OBJECTS, domino_row
 from dicecam.vision.boxes import centres, inside
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
@@ -56,22 +56,25 @@ class Examples:
 
 
 def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
-                   count: int = 4, tries: int = 40) -> np.ndarray:
+                   count: int = 4, tries: int = 40, rows: float = 0.0) -> np.ndarray:
     """Paint up to `count` dominoes (halves 0.7-1.1 of `side` px) into `image` in place, each
-    2.2 sides clear of every box of `dice` and 2.5 of each other; their boxes (M, 4)."""
+    2.2 sides clear of every box of `dice` and 2.5 of each other; their boxes (M, 4). A share
+    `rows` of them are rows of real-pattern dominoes (`clutter.domino_row`), 3.5 sides clear."""
     h, w = image.shape[:2]
-    draw = OBJECTS["domino"][0]
+    single = OBJECTS["domino"][0]
     placed: list[tuple[float, float]] = []
     boxes = []
     for _ in range(tries):
         if len(placed) >= count or min(h, w) <= 2 * side:
             break
         c = (float(rng.uniform(side, w - side)), float(rng.uniform(side, h - side)))
-        near_die = len(dice) and (np.abs(centres(dice) - c).max(axis=1) < 2.2 * side).any()
-        near_domino = any(max(abs(c[0] - x), abs(c[1] - y)) < 2.5 * side for x, y in placed)
+        row = rows > 0 and rng.random() < rows
+        clear = 3.5 if row else 2.2
+        near_die = len(dice) and (np.abs(centres(dice) - c).max(axis=1) < clear * side).any()
+        near_domino = any(max(abs(c[0] - x), abs(c[1] - y)) < (clear + 0.3) * side for x, y in placed)
         if near_die or near_domino:
             continue
-        boxes.append(draw(rng, image, c, side))
+        boxes.append((domino_row if row else single)(rng, image, c, side))
         placed.append(c)
     return np.array(boxes, np.float32).reshape(-1, 4)
 
@@ -81,7 +84,8 @@ def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator
 UNCHECKED = {"domino_asks": None, "domino_passes": None, "domino_drops": None}
 
 
-def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS) -> Examples:
+def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS,
+             rows: float = 0.0) -> Examples:
     """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo."""
     rng = np.random.default_rng(seed)
     parts = []
@@ -92,7 +96,7 @@ def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[
             image = load_image(photo.path).copy()
             sides = np.sqrt(np.prod(photo.dice.boxes[:, 2:] - photo.dice.boxes[:, :2], axis=1))
             side = float(np.median(sides)) * WHOLE_DIE_SHARE.get(name, 1.0)
-            dominoes = paste_dominoes(image, photo.dice.boxes, rng, side=side)
+            dominoes = paste_dominoes(image, photo.dice.boxes, rng, side=side, rows=rows)
             if len(dominoes):
                 parts.append(read_examples(reader, image, photo.dice.boxes, dominoes, fold=fold_of(photo.image)))
     return joined(*parts)
@@ -165,9 +169,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--seed", type=int, default=71)
     ap.add_argument("--renders", type=int, default=0, help="rendered throws whose boxes are learned too (fold -1)")
+    ap.add_argument("--rows", type=float, default=0.0,
+                    help="share of pasted dominoes drawn as rows with real pip layouts (clutter.domino_row)")
     args = ap.parse_args(argv)
     reader = DiceReader(args.models, **UNCHECKED)
-    data = joined(examples(reader, args.datasets, seed=args.seed), rendered_examples(reader, scenes=args.renders))
+    data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows),
+                  rendered_examples(reader, scenes=args.renders))
     learn = data.folds != args.holdout_fold
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
           f"({int(((data.labels == 1) & (data.confidences >= reader.low_confidence)).sum())} reported sure), "

@@ -359,6 +359,54 @@ def _domino(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
     return (c[0] - s, c[1] - s, c[0] + s, c[1] + s)
 
 
+#: A die's pip layout for each count, in quarters of a half's side from its middle: real
+#: dominoes' halves carry these (`_domino` above draws other layouts for 4-6).
+DIE_PIPS = {0: (), 1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+            4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+            6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1))}
+
+
+def domino_row(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
+    """One to three dominoes side by side at one angle, as players line them up: halves with a
+    die's pip layouts, pips and the divider of varied weight, an outline now and then. The box
+    holds the whole row."""
+    s = ppd * rng.uniform(0.7, 1.1)
+    n = int(rng.integers(1, 4))
+    gap = s * rng.uniform(0.0, 0.3)
+    ang = float(rng.uniform(0, 180))
+    light, dark = (235, 238, 240), (25, 25, 25)
+    body_bgr, ink_bgr = (light, dark) if rng.random() < 0.6 else (dark, light)
+    body, ink = jitter_color(rng, body_bgr, 0.08), jitter_color(rng, ink_bgr, 0.2)
+    pip, line = s * rng.uniform(0.07, 0.12), int(rng.integers(1, 4))
+    outline = rng.random() < 0.5
+    rot = cv2.getRotationMatrix2D(c, -ang, 1.0)
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        p = rot @ np.array([x, y, 1.0])
+        return float(p[0]), float(p[1])
+
+    corners = []
+    for k in range(n):
+        cx = c[0] + (k - (n - 1) / 2) * (s + gap)  # dominoes stand long side up, side by side
+        rect = np.array([at(cx - s / 2, c[1] - s), at(cx + s / 2, c[1] - s), at(cx + s / 2, c[1] + s),
+                         at(cx - s / 2, c[1] + s)], np.float32)
+        corners.append(rect)
+        _shadow(img, rect, ppd, rng)
+        cv2.fillConvexPoly(img, np.array(rect * _SUB, np.int32), _col(body), cv2.LINE_AA, _SHIFT)
+        if outline:
+            cv2.polylines(img, [np.array(rect * _SUB, np.int32)], True, _col(ink), 1, cv2.LINE_AA, _SHIFT)
+        a, b = at(cx - 0.4 * s, c[1]), at(cx + 0.4 * s, c[1])
+        cv2.line(img, (int(a[0] * _SUB), int(a[1] * _SUB)), (int(b[0] * _SUB), int(b[1] * _SUB)), _col(ink), line,
+                 cv2.LINE_AA, _SHIFT)
+        for half in (-1, 1):
+            for gx, gy in DIE_PIPS[int(rng.integers(0, 7))]:
+                _disc(img, at(cx + gx * s * 0.25, c[1] + half * s * 0.5 + gy * s * 0.25), pip, ink)
+    pts = np.concatenate(corners)
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
 def _piece(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A meeple, a pawn or a little house: a coloured wooden piece with a shaded edge."""
     s = ppd * rng.uniform(0.6, 1.4)
