@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicecam.training.render.dice import _PIPS, Material, face_texture, random_material, reflection
+from dicecam.training.render.dice import PIPS, Material, face_texture, random_material, reflection
 
 RED = (40.0, 30.0, 200.0)
 SMOKE = (45.0, 45.0, 45.0)
@@ -31,7 +31,7 @@ def test_a_glint_brightens_the_pips_and_nothing_else() -> None:
     assert (lit[..., :3] - plain[..., :3])[changed].min() >= -1.0  # only ever brighter
     assert changed.sum() > 5 * 10  # every one of the five pips shows it
     ys, xs = np.nonzero(changed)
-    centres = np.array([((0.5 + 0.27 * px) * t, (0.5 + 0.27 * py) * t) for px, py in _PIPS[5]])
+    centres = np.array([((0.5 + 0.27 * px) * t, (0.5 + 0.27 * py) * t) for px, py in PIPS[5]])
     nearest = np.min(np.hypot(xs[:, None] - centres[None, :, 0], ys[:, None] - centres[None, :, 1]), axis=1)
     assert nearest.max() <= 0.12 * t * 1.1 + 1.5  # inside a pip's rim
 

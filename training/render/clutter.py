@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from dicecam.training.render.dice import PIPS
 from dicecam.training.render.textures import fine_noise, jitter_color, smooth_noise
 
 Box = tuple[float, float, float, float]
@@ -359,11 +360,9 @@ def _domino(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
     return (c[0] - s, c[1] - s, c[0] + s, c[1] + s)
 
 
-#: A die's pip layout for each count, in quarters of a half's side from its middle: real
-#: dominoes' halves carry these (`_domino` above draws other layouts for 4-6).
-DIE_PIPS = {0: (), 1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
-            4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-            6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1))}
+#: A die's pip layout for each count (the dice renderer's), and none: real dominoes' halves carry
+#: these, where `_domino` above draws other layouts for 4-6.
+DIE_PIPS = {0: [], **PIPS}
 
 
 def domino_row(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:

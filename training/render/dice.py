@@ -287,7 +287,8 @@ def random_material(rng: np.random.Generator, *, clean: bool = False) -> Materia
 
 # --- face textures --------------------------------------------------------------------
 
-_PIPS = {
+#: A die's pip layout for each value, in steps of a pip's spacing from the face's middle.
+PIPS = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
     3: [(-1, -1), (0, 0), (1, 1)],
@@ -337,7 +338,7 @@ def face_texture(
     r = min(mat.pip_radius * (mat.one_scale if value == 1 else 1.0), 0.3) * t
     if mat.numerals:
         _digit(img, pipmask, value, t, mat.pip)
-    for px, py in () if mat.numerals else _PIPS[value]:
+    for px, py in () if mat.numerals else PIPS[value]:
         cx, cy = (0.5 + mat.pip_spread * px) * t, (0.5 + mat.pip_spread * py) * t
         centre = (int(cx * _SUB), int(cy * _SUB))
         if mat.square_pips:
@@ -388,7 +389,7 @@ def back_pips(value: int, t: int, mat: Material, strength: float) -> np.ndarray:
     """Premultiplied BGRA float32 (t, t, 4): a hidden face's pips seen through a clear die."""
     pipmask = np.zeros((t, t), np.uint8)
     r = min(mat.pip_radius * (mat.one_scale if value == 1 else 1.0), 0.3) * t
-    for px, py in _PIPS[value]:
+    for px, py in PIPS[value]:
         centre = (int((0.5 + mat.pip_spread * px) * t * _SUB), int((0.5 + mat.pip_spread * py) * t * _SUB))
         cv2.circle(pipmask, centre, int(r * _SUB), 255, -1, cv2.LINE_AA, _SHIFT)
     a = pipmask.astype(np.float32) * np.float32(strength / 255)
