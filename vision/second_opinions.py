@@ -4,8 +4,10 @@ The reader's rules (`DiceReader.judge`) and a known count choose the dice; these
 look at the chosen dice again, each with what the face reader cannot see alone: two boxes on
 one die (geometry), a die seen from low down read from its top (the top reader and the view
 check), a die that is no die at all (the decoy reader) or half a domino (the domino check).
-None of them drops a box or adds one: they ask (the page shows the die unsure), the top look may
-name another value, and for a known count `doubted` says which kept boxes rank last. Each is a
+None of them adds a box: they ask (the page shows the die unsure), the top look may name another
+value, for a known count `doubted` says which kept boxes rank last, and only the domino check's
+surest halves are left out (`domino_drops`: from a read without a count, C378, and from a count's
+left-out boxes, C381). Each is a
 pure function of the photo, the dice and the networks it needs, tuned by `ReaderSettings`
 (docs/READING.md, steps 15-18); a network that is missing from the models folder (None) asks nothing.
 """
