@@ -1,7 +1,8 @@
 """`vision.second_opinions` as pure functions: what each step may change (confidences, the top look
-a value, and the domino check's drops which dice are left), where it stays out (heaps, missing networks, lines off), and that a die it asks
-about is reported unsure. The steps' effect on real and rendered photos is tested through the
-reader (test_overlapping_dice, test_top_look, test_decoy_asks, test_domino_asks, ..._passes)."""
+a value, and the domino check's drops which dice are left), where it stays out (heaps, missing
+networks, lines off), and that a die it asks about is reported unsure. The steps' effect on real
+and rendered photos is tested through the reader (test_overlapping_dice, test_top_look,
+test_decoy_asks, test_domino_asks, ..._passes)."""
 
 from __future__ import annotations
 
