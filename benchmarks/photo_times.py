@@ -1,7 +1,8 @@
 """How long a set's real photos take, one by one: the budget is every photo, not a median.
 
     python benchmarks/photo_times.py ../shared/datasets/roboflow_dice [--split dev] [--dice]
-        [--max-dice N] [--reads 3] [--budget 50] [--models DIR] [--option NAME=VALUE ...] [--json]
+        [--max-dice N] [--reads 3] [--budget 50] [--models DIR] [--vs-models DIR]
+        [--option NAME=VALUE ...] [--json]
 
 `bench_vision.py` times four scenes at phone sizes in fresh processes; real photos of a
 cluttered table can cost more than any of them (a Catan throw whose small dice get the
@@ -11,7 +12,10 @@ warm it) and keeps its fastest read, so another process's moment on the CPU does
 against a photo: what is left is what the photo itself costs. `--dice` tells the reader each
 photo's labelled count, as the page does for a throw. Printed: photos, median, 90th
 percentile and slowest time in ms, how many photos take longer than `--budget` ms, and the
-slowest five by name.
+slowest five by name. `--vs-models DIR` times a candidate's networks in the same process, the
+two readers taking turns on each photo: two separate runs put five photos more or fewer over
+50 ms with the same files (session 77), so a candidate is judged by the paired difference and
+by which photos cross the budget.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -41,34 +45,56 @@ class PhotoTime:
     dice: int
 
 
-def fastest(read: Callable[[], object], reads: int) -> float:
-    """The fastest of `reads` timed calls of `read`, in ms (one untimed call first, to warm it)."""
+def fastest_each(calls: Sequence[Callable[[], object]], reads: int) -> list[float]:
+    """The fastest of `reads` timed calls of each of `calls`, in ms (each called once untimed
+    first, to warm it). The calls take turns within each round, so a moment the machine is
+    busy falls on all of them alike."""
     if reads < 1:
         raise ValueError(f"a photo is read at least once, not {reads} times")
-    read()
-    best = float("inf")
+    for call in calls:
+        call()
+    best = [float("inf")] * len(calls)
     for _ in range(reads):
-        start = time.perf_counter()
-        read()
-        best = min(best, time.perf_counter() - start)
-    return best * 1000
+        for i, call in enumerate(calls):
+            start = time.perf_counter()
+            call()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return [b * 1000 for b in best]
+
+
+def fastest(read: Callable[[], object], reads: int) -> float:
+    """The fastest of `reads` timed calls of `read`, in ms (one untimed call first, to warm it)."""
+    return fastest_each([read], reads)[0]
 
 
 def time_photos(reader, folder: Path, split: str, *, dice: bool = False, max_dice: int | None = None,
-                reads: int = 3) -> list[PhotoTime]:
+                reads: int = 3, vs=None) -> list[PhotoTime] | tuple[list[PhotoTime], list[PhotoTime]]:
     """Each whole photo of `folder`'s `split` (at most `max_dice` labelled dice), its fastest
-    of `reads` reads, told its labelled count where `dice`."""
+    of `reads` reads, told its labelled count where `dice`. Given a second reader `vs`, both
+    read each photo in turn, and both lists come back (`reader`'s, `vs`'s)."""
     from dicecam.vision.dataset import read_dataset
     from dicecam.vision.decode import load_image
 
-    out = []
+    readers = [reader] if vs is None else [reader, vs]
+    out: list[list[PhotoTime]] = [[] for _ in readers]
     for photo in read_dataset(folder, split=None if split == "all" else split):
         if photo.crop or (max_dice is not None and len(photo.dice) > max_dice):
             continue
         image = load_image(photo.path)
         count = len(photo.dice) if dice else None
-        out.append(PhotoTime(photo.image, fastest(partial(reader.read, image, count=count), reads), len(photo.dice)))
-    return out
+        times = fastest_each([partial(r.read, image, count=count) for r in readers], reads)
+        for times_of, ms in zip(out, times):
+            times_of.append(PhotoTime(photo.image, ms, len(photo.dice)))
+    return out[0] if vs is None else (out[0], out[1])
+
+
+def paired(times: list[PhotoTime], vs_times: list[PhotoTime], budget: float = BUDGET_MS) -> dict[str, Any]:
+    """Two readers' times of the same photos: the median of the differences (vs minus the
+    first, in ms) and the photos on one side of `budget` for one reader and the other for the other."""
+    diff = np.array([b.ms - a.ms for a, b in zip(times, vs_times)])
+    flips = [{"image": Path(a.image).name, "ms": round(a.ms, 1), "vs_ms": round(b.ms, 1)}
+             for a, b in zip(times, vs_times) if (a.ms > budget) != (b.ms > budget)]
+    return {"median_diff_ms": round(float(np.median(diff)), 2) if len(diff) else None, "flips": flips}
 
 
 def summary(times: Iterable[PhotoTime], budget: float = BUDGET_MS) -> dict[str, Any]:
@@ -93,6 +119,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--reads", type=int, default=3, help="timed reads a photo, the fastest kept (default 3)")
     p.add_argument("--budget", type=float, default=BUDGET_MS, help=f"ms a photo may take (default {BUDGET_MS:g})")
     p.add_argument("--models", type=Path, default=None)
+    p.add_argument("--vs-models", type=Path, default=None, metavar="DIR",
+                   help="a candidate's models folder, timed in turn with --models on each photo")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a DiceReader setting, e.g. free_look_side=640")
     p.add_argument("--json", action="store_true")
@@ -103,9 +131,18 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--max-dice is a number of dice: 0 or more")
     from dicecam.vision.reader import DiceReader
 
-    reader = DiceReader(args.models, threads=2, settings=reader_settings(reader_options(args.option)))
-    times = time_photos(reader, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice, reads=args.reads)
-    result = summary(times, args.budget)
+    settings = reader_settings(reader_options(args.option))
+    reader = DiceReader(args.models, threads=2, settings=settings)
+    if args.vs_models is not None:
+        vs = DiceReader(args.vs_models, threads=2, settings=settings)
+        times, vs_times = time_photos(reader, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice,
+                                      reads=args.reads, vs=vs)
+        result = {**summary(times, args.budget), "vs_models": summary(vs_times, args.budget),
+                  **paired(times, vs_times, args.budget)}
+    else:
+        times = time_photos(reader, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice,
+                            reads=args.reads)
+        result = summary(times, args.budget)
     if args.json:
         print(json.dumps({"dataset": str(args.dataset), "split": args.split, "dice": args.dice,
                           "budget_ms": args.budget, **result}))
@@ -115,6 +152,13 @@ def main(argv: list[str] | None = None) -> None:
           f"p90 {result['p90_ms']}, slowest {result['max_ms']}; {result['over_budget']} over {args.budget:g} ms")
     for row in result["slowest"]:
         print(f"  {row['image']}: {row['ms']} ms ({row['dice']} dice)")
+    if "vs_models" in result:
+        vs = result["vs_models"]
+        print(f"{args.vs_models}, in turn on each photo: median {vs['median_ms']} ms, p90 {vs['p90_ms']}, "
+              f"slowest {vs['max_ms']}; {vs['over_budget']} over {args.budget:g} ms; median difference "
+              f"{result['median_diff_ms']} ms; on the other side of the budget:")
+        for row in result["flips"]:
+            print(f"  {row['image']}: {row['ms']} -> {row['vs_ms']} ms")
 
 
 if __name__ == "__main__":

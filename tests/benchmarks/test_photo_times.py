@@ -91,3 +91,27 @@ def test_bad_arguments_are_refused_with_a_reason(bad, reason, capsys) -> None:
     with pytest.raises(SystemExit):
         main([str(SAMPLES), *bad])
     assert reason in capsys.readouterr().err
+
+
+def test_calls_take_turns_in_each_round_and_each_keeps_its_quickest(monkeypatch) -> None:
+    clock = Clock([0.030, 0.050, 0.012, 0.040, 0.020, 0.045])
+    monkeypatch.setattr(photo_times.time, "perf_counter", clock)
+    order = []
+    got = photo_times.fastest_each([lambda: order.append("a"), lambda: order.append("b")], 3)
+    assert got == pytest.approx([12.0, 40.0])
+    assert order == ["a", "b"] * 4  # a warm-up of each, then three rounds in turn
+
+
+def test_paired_names_the_photos_one_reader_puts_over_the_budget() -> None:
+    a = [PhotoTime("x/p1.jpg", 40.0, 5), PhotoTime("x/p2.jpg", 49.0, 5), PhotoTime("x/p3.jpg", 70.0, 6)]
+    b = [PhotoTime("x/p1.jpg", 41.0, 5), PhotoTime("x/p2.jpg", 51.0, 5), PhotoTime("x/p3.jpg", 60.0, 6)]
+    got = photo_times.paired(a, b, budget=50)
+    assert got["median_diff_ms"] == 1.0
+    assert got["flips"] == [{"image": "p2.jpg", "ms": 49.0, "vs_ms": 51.0}]
+
+
+def test_a_candidates_models_are_timed_on_the_same_photos(capsys) -> None:
+    main([str(SAMPLES), "--max-dice", "2", "--reads", "1", "--vs-models", str(SAMPLES.parent / "models"), "--json"])
+    got = json.loads(capsys.readouterr().out)
+    assert got["vs_models"]["photos"] == got["photos"] >= 1
+    assert isinstance(got["median_diff_ms"], float) and isinstance(got["flips"], list)
