@@ -94,3 +94,16 @@ def test_rendered_throws_give_dice_always_learned_and_join_the_photos_examples(m
     monkeypatch.setattr(domino_check, "read_dataset", lambda root, split: [])
     both = joined(examples(reader, SAMPLES.parent, sets=("samples",)), drawn)
     assert len(both.labels) == len(drawn.labels) and (both.crops == drawn.crops).all()
+
+
+def test_saved_examples_load_back_as_they_were(tmp_path) -> None:
+    from dicecam.training.learn.domino_check import Examples, loaded, saved
+
+    rng = np.random.default_rng(5)
+    data = Examples(rng.integers(0, 256, (3, CUT.size, CUT.size, 3), dtype=np.uint8),
+                    np.array([1, 0, 1], np.float32), np.array([0, 4, -1]), np.array([0.9, 0.5, 0.99], np.float32))
+    saved(data, tmp_path / "cache" / "examples.npz")
+    back = loaded(tmp_path / "cache" / "examples.npz")
+    for name in ("crops", "labels", "folds", "confidences"):
+        assert np.array_equal(getattr(back, name), getattr(data, name))
+        assert getattr(back, name).dtype == getattr(data, name).dtype

@@ -1,9 +1,9 @@
 """A context check for dominoes: a domino's half is a die's top face, but its other half lies beside it.
 
     python -m dicecam.training.learn.domino_check models/ --out runs/domino/ [--holdout-fold 0]
-        [--epochs 6] [--seed 71]
+        [--epochs 6] [--seed 71] [--renders 1500] [--rows 0.5] [--examples FILE.npz]
 
-Shipped as `models/domino_check.onnx` (C355, `--renders 1500`; models/HISTORY.md). The face reader and the
+Shipped as `models/domino_check.onnx` (C383: `--renders 1500`, rows 0.5; models/HISTORY.md). The face reader and the
 decoy reader see a box's face alone and read a domino's half as surely as a die; told the
 count, halves outrank real dice (`benchmarks/robustness.py --change "dominoes beside the
 dice"`). This check sees the whole-die check's kind of crop, 2.5 sides wide: a half with its
@@ -153,6 +153,18 @@ def joined(*parts: Examples) -> Examples:
                       for name in ("crops", "labels", "folds", "confidences")))
 
 
+def saved(data: Examples, path: Path) -> None:
+    """Write `data` to `path` (.npz), so that checks trained with other folds held out reuse it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, crops=data.crops, labels=data.labels, folds=data.folds, confidences=data.confidences)
+
+
+def loaded(path: Path) -> Examples:
+    """Examples written by `saved`."""
+    with np.load(path) as d:
+        return Examples(d["crops"], d["labels"], d["folds"], d["confidences"])
+
+
 def caught_above_every_die(probs: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     """The line just above every die's probability, and the share of dominoes over it."""
     line = float(probs[labels == 0].max()) if (labels == 0).any() else 0.5
@@ -169,12 +181,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--seed", type=int, default=71)
     ap.add_argument("--renders", type=int, default=0, help="rendered throws whose boxes are learned too (fold -1)")
-    ap.add_argument("--rows", type=float, default=0.0,
-                    help="share of pasted dominoes drawn as rows with real pip layouts (clutter.domino_row)")
+    ap.add_argument("--rows", type=float, default=0.5,
+                    help="share of pasted dominoes drawn as rows with real pip layouts (clutter.domino_row; "
+                         "default 0.5, as shipped: C383)")
+    ap.add_argument("--examples", type=Path, default=None,
+                    help="an .npz of the examples: read if it exists, else written (the reads take most of "
+                         "the time; one file serves the five --holdout-fold runs of benchmarks/fold_reads.py)")
     args = ap.parse_args(argv)
     reader = DiceReader(args.models, **UNCHECKED)
-    data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows),
-                  rendered_examples(reader, scenes=args.renders))
+    if args.examples is not None and args.examples.is_file():
+        data = loaded(args.examples)
+    else:
+        data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows),
+                      rendered_examples(reader, scenes=args.renders))
+        if args.examples is not None:
+            saved(data, args.examples)
     learn = data.folds != args.holdout_fold
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
           f"({int(((data.labels == 1) & (data.confidences >= reader.low_confidence)).sum())} reported sure), "
