@@ -68,14 +68,25 @@ def fastest(read: Callable[[], object], reads: int) -> float:
 
 
 def time_photos(reader, folder: Path, split: str, *, dice: bool = False, max_dice: int | None = None,
-                reads: int = 3, vs=None) -> list[PhotoTime] | tuple[list[PhotoTime], list[PhotoTime]]:
+                reads: int = 3) -> list[PhotoTime]:
     """Each whole photo of `folder`'s `split` (at most `max_dice` labelled dice), its fastest
-    of `reads` reads, told its labelled count where `dice`. Given a second reader `vs`, both
-    read each photo in turn, and both lists come back (`reader`'s, `vs`'s)."""
+    of `reads` reads, told its labelled count where `dice`."""
+    return _timed([reader], folder, split, dice=dice, max_dice=max_dice, reads=reads)[0]
+
+
+def time_pair(reader, vs, folder: Path, split: str, *, dice: bool = False, max_dice: int | None = None,
+              reads: int = 3) -> tuple[list[PhotoTime], list[PhotoTime]]:
+    """`time_photos` of two readers taking turns on each photo: `reader`'s times and `vs`'s."""
+    times, vs_times = _timed([reader, vs], folder, split, dice=dice, max_dice=max_dice, reads=reads)
+    return times, vs_times
+
+
+def _timed(readers: Sequence, folder: Path, split: str, *, dice: bool, max_dice: int | None,
+           reads: int) -> list[list[PhotoTime]]:
+    """Each reader's times of the photos `time_photos` reads, the readers in turn on each photo."""
     from dicecam.vision.dataset import read_dataset
     from dicecam.vision.decode import load_image
 
-    readers = [reader] if vs is None else [reader, vs]
     out: list[list[PhotoTime]] = [[] for _ in readers]
     for photo in read_dataset(folder, split=None if split == "all" else split):
         if photo.crop or (max_dice is not None and len(photo.dice) > max_dice):
@@ -85,7 +96,7 @@ def time_photos(reader, folder: Path, split: str, *, dice: bool = False, max_dic
         times = fastest_each([partial(r.read, image, count=count) for r in readers], reads)
         for times_of, ms in zip(out, times):
             times_of.append(PhotoTime(photo.image, ms, len(photo.dice)))
-    return out[0] if vs is None else (out[0], out[1])
+    return out
 
 
 def paired(times: list[PhotoTime], vs_times: list[PhotoTime], budget: float = BUDGET_MS) -> dict[str, Any]:
@@ -135,8 +146,8 @@ def main(argv: list[str] | None = None) -> None:
     reader = DiceReader(args.models, threads=2, settings=settings)
     if args.vs_models is not None:
         vs = DiceReader(args.vs_models, threads=2, settings=settings)
-        times, vs_times = time_photos(reader, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice,
-                                      reads=args.reads, vs=vs)
+        times, vs_times = time_pair(reader, vs, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice,
+                                    reads=args.reads)
         result = {**summary(times, args.budget), "vs_models": summary(vs_times, args.budget),
                   **paired(times, vs_times, args.budget)}
     else:
