@@ -26,7 +26,7 @@ from dicecam.training.data.throw_boxes import fold_of
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
-from dicecam.vision.metrics import Score, score_photo, total, unsure_counts
+from dicecam.vision.metrics import Score, score_photo, unsure_counts
 from dicecam.vision.photo_changes import CHANGES
 from dicecam.vision.reader import DiceReader
 
@@ -42,7 +42,7 @@ MODES = ("told", "free")
 class Tally:
     """A part's score (`vision.metrics.Score` counts) and its mistakes not marked unsure."""
 
-    score: Score = Score()
+    score: Score = dataclasses.field(default_factory=Score)
     silent: int = 0
 
     def __add__(self, other: Tally) -> Tally:

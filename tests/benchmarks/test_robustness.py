@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import robustness  # benchmarks/ is on pytest's pythonpath
 
-from dicecam.vision.dataset import read_dataset
 from dicecam.vision.detections import CountedDice, Dice
 from dicecam.vision.reader import DiceReader
 
@@ -93,9 +92,10 @@ def test_told_the_count_the_domino_check_keeps_halves_out_of_the_throw_and_the_g
     # places surely. With it they are passed over (C357) and, where it is sure, not offered grey
     # beside the throw either (C381); photos as taken read alike either way.
     changes = [robustness.AS_TAKEN, "dominoes beside the dice"]
+    readers = {"checked": {}, "not offered grey": {"domino_drops": None},
+               "unchecked": dict.fromkeys(("domino_asks", "domino_passes", "domino_drops"))}
     read = {name: robustness.measure(DiceReader(**settings), ROOT / "sample_images", None, changes, told=True)
-            for name, settings in {"checked": {}, "not offered grey": {"domino_drops": None},
-                                   "unchecked": dict.fromkeys(("domino_asks", "domino_passes", "domino_drops"))}.items()}
+            for name, settings in readers.items()}
     assert read["checked"][robustness.AS_TAKEN] == read["unchecked"][robustness.AS_TAKEN]
     assert read["checked"][robustness.AS_TAKEN]["left_out"] <= 1
     checked, unchecked = read["checked"]["dominoes beside the dice"], read["unchecked"]["dominoes beside the dice"]
