@@ -21,11 +21,12 @@ import dataclasses
 import json
 from pathlib import Path
 
+from robustness import AS_TAKEN, changed_photo
+
 from dicecam.commands.eval import read_labelled_counted
 from dicecam.training.data.throw_boxes import fold_of
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
-from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import Score, score_photo, unsure_counts
 from dicecam.vision.photo_changes import CHANGES
 from dicecam.vision.reader import DiceReader
@@ -33,7 +34,6 @@ from dicecam.vision.reader import DiceReader
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name
                      for name in ("byler_d6", "matteop65_wood", "roboflow_dice"))
-AS_TAKEN = "as taken"
 DEFAULT_CHANGES = ("dominoes beside the dice", "dark dominoes beside the dice")
 MODES = ("told", "free")
 
@@ -71,9 +71,7 @@ def read_fold(reader: DiceReader, folder: Path, fold: int, changes: tuple[str, .
     for photo in photos:
         image = load_image(photo.path)
         for condition in (AS_TAKEN, *changes):
-            changed, boxes = (image, photo.dice.boxes) if condition == AS_TAKEN \
-                else CHANGES[condition](image, photo.dice.boxes)
-            truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
+            changed, truth = changed_photo(photo, image, CHANGES[condition])
             for mode in MODES:
                 count = len(photo.dice) if mode == "told" else None
                 found = read_labelled_counted(reader, photo, changed, count=count).dice

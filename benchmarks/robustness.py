@@ -26,11 +26,11 @@ import numpy as np
 from reader_options import reader_options, reader_settings
 
 from dicecam.commands.eval import read_labelled_counted
-from dicecam.vision.dataset import read_dataset
+from dicecam.vision.dataset import LabelledPhoto, read_dataset
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import CountedDice, Dice
 from dicecam.vision.metrics import score_photo, total, unsure_counts
-from dicecam.vision.photo_changes import CHANGES
+from dicecam.vision.photo_changes import CHANGES, Change
 from dicecam.vision.reader import DiceReader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +55,12 @@ def mended_by_one_swap(truth: Dice, counted: CountedDice) -> bool:
     return False
 
 
+def changed_photo(photo: LabelledPhoto, image: np.ndarray, change: Change) -> tuple[np.ndarray, Dice]:
+    """`photo` (its pixels `image`) changed by `change`, and its labels moved along."""
+    changed, boxes = change(image, photo.dice.boxes)
+    return changed, Dice(boxes, photo.dice.values, photo.dice.confidences)
+
+
 def measure(reader: DiceReader, folder: Path, split: str | None,
             changes: list[str] | None = None, *, told: bool = False) -> dict[str, dict[str, float]]:
     """Read F1, exact-roll rate, recall, value accuracy, mistakes and silent ones of each change
@@ -67,8 +73,7 @@ def measure(reader: DiceReader, folder: Path, split: str | None,
         change = CHANGES[name]
         scores, marked, left_out, swaps = [], 0, 0, 0
         for photo, image in photos:
-            changed, boxes = change(image, photo.dice.boxes)
-            truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
+            changed, truth = changed_photo(photo, image, change)
             # A single-die crop (chase_dji) is read whole, as `dicecam eval` reads it: searched
             # for dice like a photo, a 60 px crop shows none.
             counted = read_labelled_counted(reader, photo, changed, count=len(photo.dice) if told else None)
