@@ -65,7 +65,7 @@ def _disc(img: np.ndarray, c: tuple[float, float], r: float, colour, *, thicknes
                cv2.LINE_AA, _SHIFT)
 
 
-def _text(img: np.ndarray, text: str, c: tuple[float, float], height: float, colour, rng: np.random.Generator,
+def text_at(img: np.ndarray, text: str, c: tuple[float, float], height: float, colour, rng: np.random.Generator,
           *, font: int | None = None, angle: float = 0.0) -> None:
     """`text` centred at `c`, `height` pixels tall, turned by `angle` degrees."""
     font = _FONTS[rng.integers(len(_FONTS))] if font is None else font
@@ -209,7 +209,7 @@ def printed(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.nd
             kind = rng.random()
             colour = ink[int(rng.integers(len(ink)))]
             if kind < 0.55:
-                _text(img, str(rng.integers(0, 13)) if rng.random() < 0.7 else chr(65 + int(rng.integers(26))),
+                text_at(img, str(rng.integers(0, 13)) if rng.random() < 0.7 else chr(65 + int(rng.integers(26))),
                       (x, y), size, colour, rng, angle=float(rng.uniform(-30, 30)))
             elif kind < 0.8:  # a flower: petals around a centre
                 for a in np.linspace(0, 2 * np.pi, int(rng.integers(4, 8)), endpoint=False):
@@ -301,7 +301,7 @@ def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     ink = jitter_color(rng, ((30, 30, 40), (30, 30, 170))[rng.integers(2)], 0.2)
     kind = rng.random()
     if kind < 0.8:
-        _text(img, str(int(rng.integers(2, 13))), (c[0], c[1] - r * 0.12), r * rng.uniform(0.5, 0.8), ink, rng,
+        text_at(img, str(int(rng.integers(2, 13))), (c[0], c[1] - r * 0.12), r * rng.uniform(0.5, 0.8), ink, rng,
               angle=float(rng.uniform(-180, 180)) if rng.random() < 0.3 else 0.0)
     if kind > 0.4:
         dots = int(rng.integers(1, 6))
@@ -330,7 +330,7 @@ def _numeral_die(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
                  cv2.LINE_AA, _SHIFT)
     number = str(int(rng.integers(1, 21 if sides != 4 else 7)))
     marked = number + ("." if number in ("6", "9") and rng.random() < 0.5 else "")
-    _text(img, marked, c, s * rng.uniform(0.3, 0.5), ink, rng,
+    text_at(img, marked, c, s * rng.uniform(0.3, 0.5), ink, rng,
           angle=float(rng.uniform(0, 360)))
     return (c[0] - s * 0.6, c[1] - s * 0.6, c[0] + s * 0.6, c[1] + s * 0.6)
 
@@ -441,7 +441,7 @@ def _card(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
         p = rot @ np.array([c[0] + rng.uniform(-0.3, 0.3) * s, c[1] + rng.uniform(-0.5, 0.5) * s, 1.0])
         _disc(img, (p[0], p[1]), s * 0.07, ink)
     corner = rot @ np.array([c[0] - 0.38 * s, c[1] - 0.58 * s, 1.0])
-    _text(img, str(int(rng.integers(1, 11))), (corner[0], corner[1]), s * 0.12, ink, rng, angle=-ang)
+    text_at(img, str(int(rng.integers(1, 11))), (corner[0], corner[1]), s * 0.12, ink, rng, angle=-ang)
     return (c[0] - 0.3 * s, c[1] - 0.3 * s, c[0] + 0.3 * s, c[1] + 0.3 * s)
 
 
@@ -470,7 +470,7 @@ def _scrap(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     colour = jitter_color(rng, (235, 240, 242), 0.08) if rng.random() < 0.7 else _any_colour(rng)
     cv2.fillPoly(img, [np.array(pts * _SUB, np.int32)], _col(colour), cv2.LINE_AA, _SHIFT)
     if rng.random() < 0.5:
-        _text(img, str(int(rng.integers(0, 100))), c, s * 0.4, (40, 40, 40), rng)
+        text_at(img, str(int(rng.integers(0, 100))), c, s * 0.4, (40, 40, 40), rng)
     return (c[0] - s, c[1] - s, c[0] + s, c[1] + s)
 
 
