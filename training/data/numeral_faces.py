@@ -1,34 +1,21 @@
-"""Real dice painted as numeral dice: a real face's pips inpainted and a digit drawn over it (C384, C385).
+"""Real dice painted as numeral dice: a real face's pips inpainted and a digit drawn over it.
 
-Numeral dice (digits, d8, d10) among pip dice are read as pip dice. Rendered numeral dice
-teach a network the renderer's look (C373); these keep a real die's colour, light, blur and
-photo, and change only its mark. `painted_crops` cuts them as the reader frames a box, for
-the decoy reader's "not a die" (`training.learn.decoy_reader --numerals`).
-
-    python -m dicecam.training.data.numeral_faces models/ --out runs/numerals.npz [--share 0.4] [--seed 84]
+Numeral dice (digits, d8, d10) among pip dice must not be read as pip dice, and no shared
+photo shows one. Rendered numeral dice teach and judge the renderer's look (C373); these
+keep a real die's colour, light, blur and photo and change only its mark, for
+`benchmarks/numeral_probe.py` and its tests. Taught as decoys they did not carry to
+rendered numerals (C384-C385c, models/HISTORY.md).
 """
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
 import cv2
 import numpy as np
 
-from dicecam.training.data.caches import DATASETS
-from dicecam.training.data.reader_crops import CROP_SCALE
-from dicecam.training.data.throw_boxes import FROM_ABOVE_SETS, LOW_VIEW_SETS, fold_of
 from dicecam.training.render.clutter import text_at
-from dicecam.vision.dataset import read_dataset
-from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
-from dicecam.vision.face_reader import square_crop
 from dicecam.vision.metrics import match_boxes
 from dicecam.vision.reader import DiceReader
-
-#: Stored crops are this big, as the decoy reader stores its crops.
-STORED = 64
 
 
 def numeral_face(image: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> bool:
@@ -87,43 +74,3 @@ def painted_photo(reader: DiceReader, image: np.ndarray, truth: Dice, rng: np.ra
             painted.append(t)
     pips = np.setdiff1d(np.arange(len(truth)), painted)
     return image, np.array(faces, np.float32).reshape(-1, 4), truth[pips]
-
-
-def painted_crops(reader: DiceReader, datasets: Path, *, share: float = 0.4, seed: int = 84,
-                  sets: tuple[str, ...] = LOW_VIEW_SETS + FROM_ABOVE_SETS) -> tuple[np.ndarray, np.ndarray]:
-    """Reader-framed crops (N, 64, 64, 3) of train dice painted as numeral dice (`numeral_face`)
-    and each one's photo fold: in every train photo of `sets`, a `share` of the dice `reader`
-    boxes (told the photo's count) on labelled dice."""
-    rng = np.random.default_rng(seed)
-    crops, folds = [], []
-    for name in sets:
-        for photo in read_dataset(datasets / name, split="train"):
-            if photo.crop or not len(photo.dice):
-                continue
-            image = load_image(photo.path).copy()
-            read = reader.read(image, count=len(photo.dice))
-            for _, j in match_boxes(photo.dice.boxes, read.boxes):
-                x0, y0, x1, y1 = read.boxes[j]
-                if rng.random() < share and numeral_face(image, read.boxes[j], rng):
-                    crops.append(square_crop(image, (x0 + x1) / 2, (y0 + y1) / 2,
-                                             CROP_SCALE * max(x1 - x0, y1 - y0), STORED))
-                    folds.append(fold_of(photo.image))
-    return np.array(crops, np.uint8).reshape(-1, STORED, STORED, 3), np.array(folds, np.int64)
-
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("models", type=Path, help="folder whose reader boxes the dice painted")
-    ap.add_argument("--out", type=Path, required=True, help="the .npz written (images, folds)")
-    ap.add_argument("--datasets", type=Path, default=DATASETS)
-    ap.add_argument("--share", type=float, default=0.4, help="share of each photo's dice painted")
-    ap.add_argument("--seed", type=int, default=84)
-    args = ap.parse_args(argv)
-    images, folds = painted_crops(DiceReader(args.models), args.datasets, share=args.share, seed=args.seed)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(args.out, images=images, folds=folds)
-    print(f"{len(images)} painted numeral faces -> {args.out}")
-
-
-if __name__ == "__main__":
-    main()
