@@ -52,11 +52,11 @@ def probe(reader: DiceReader, folder: Path, split: str | None, *, share: float =
                 continue  # every die painted: no throw of pip dice to tell
             read = reader.read(image, count=count)
             on_face = inside(centres(read.boxes), faces).any(axis=1) if len(read) else np.zeros(0, bool)
-            sure = read.confidences >= reader.low_confidence
+            certain = read.confidences >= reader.low_confidence
             counts[mode] = [counts[mode][0] + len(faces), counts[mode][1] + int(on_face.sum()),
-                            counts[mode][2] + int((on_face & sure).sum())]
+                            counts[mode][2] + int((on_face & certain).sum())]
             scores[mode].append(score_photo(pips, read[~on_face]))
-    out = {}
+    out: dict[str, dict[str, float]] = {}
     for mode in MODES:
         s = total(scores[mode])
         painted, reported, sure = counts[mode]
