@@ -34,7 +34,7 @@ def test_the_pips_go_and_a_digit_in_their_colour_comes(seed) -> None:
     image, box = _die()
     before = image.copy()
     assert numeral_face(image, box, np.random.default_rng(seed))
-    # Outside the face (and the softening's 2 px) nothing changed.
+    # Outside the face nothing changed (the mask leaves a few pixels' margin).
     outside = np.ones(image.shape[:2], bool)
     outside[46:114, 46:114] = False
     assert np.array_equal(image[outside], before[outside])

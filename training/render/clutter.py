@@ -66,7 +66,7 @@ def _disc(img: np.ndarray, c: tuple[float, float], r: float, colour, *, thicknes
 
 
 def text_at(img: np.ndarray, text: str, c: tuple[float, float], height: float, colour, rng: np.random.Generator,
-          *, font: int | None = None, angle: float = 0.0) -> None:
+            *, font: int | None = None, angle: float = 0.0) -> None:
     """`text` centred at `c`, `height` pixels tall, turned by `angle` degrees."""
     font = _FONTS[rng.integers(len(_FONTS))] if font is None else font
     thick = max(1, int(height / 9))
@@ -210,7 +210,7 @@ def printed(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.nd
             colour = ink[int(rng.integers(len(ink)))]
             if kind < 0.55:
                 text_at(img, str(rng.integers(0, 13)) if rng.random() < 0.7 else chr(65 + int(rng.integers(26))),
-                      (x, y), size, colour, rng, angle=float(rng.uniform(-30, 30)))
+                        (x, y), size, colour, rng, angle=float(rng.uniform(-30, 30)))
             elif kind < 0.8:  # a flower: petals around a centre
                 for a in np.linspace(0, 2 * np.pi, int(rng.integers(4, 8)), endpoint=False):
                     _disc(img, (x + np.cos(a) * size * 0.35, y + np.sin(a) * size * 0.35), size * 0.22, colour)
@@ -302,7 +302,7 @@ def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     kind = rng.random()
     if kind < 0.8:
         text_at(img, str(int(rng.integers(2, 13))), (c[0], c[1] - r * 0.12), r * rng.uniform(0.5, 0.8), ink, rng,
-              angle=float(rng.uniform(-180, 180)) if rng.random() < 0.3 else 0.0)
+                angle=float(rng.uniform(-180, 180)) if rng.random() < 0.3 else 0.0)
     if kind > 0.4:
         dots = int(rng.integers(1, 6))
         dr = r * rng.uniform(0.07, 0.12)
@@ -331,7 +331,7 @@ def _numeral_die(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
     number = str(int(rng.integers(1, 21 if sides != 4 else 7)))
     marked = number + ("." if number in ("6", "9") and rng.random() < 0.5 else "")
     text_at(img, marked, c, s * rng.uniform(0.3, 0.5), ink, rng,
-          angle=float(rng.uniform(0, 360)))
+            angle=float(rng.uniform(0, 360)))
     return (c[0] - s * 0.6, c[1] - s * 0.6, c[0] + s * 0.6, c[1] + s * 0.6)
 
 
