@@ -1,12 +1,20 @@
-"""Real dice painted as numeral dice (C385): the pips go, a digit in their colour comes, the rest stays."""
+"""Real dice painted as numeral dice (benchmarks/numeral_probe.py): the pips go, a digit in their colour
+comes, the rest of the photo stays."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from dicecam.training.data.numeral_faces import numeral_face
+from dicecam.training.data.numeral_faces import numeral_face, painted_photo
+from dicecam.vision.dataset import read_dataset
+from dicecam.vision.decode import load_image
+from dicecam.vision.reader import DiceReader
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
 SIDE = 60
 #: The five's pips, in quarters of the face's side from its middle.
@@ -61,3 +69,15 @@ def test_nothing_is_painted_where_there_are_no_pips_to_replace(case) -> None:
     before = image.copy()
     assert not numeral_face(image, box, np.random.default_rng(0))
     assert np.array_equal(image, before)
+
+
+def test_a_painted_photo_changes_only_the_painted_faces() -> None:
+    reader = DiceReader()
+    photo = next(p for p in read_dataset(SAMPLES, split="dev") if not p.crop and len(p.dice) >= 5)
+    image = load_image(photo.path)
+    changed, faces, pips = painted_photo(reader, image, photo.dice, np.random.default_rng(1), share=0.5)
+    assert 0 < len(faces) < len(photo.dice) and len(faces) + len(pips) == len(photo.dice)
+    inside_faces = np.zeros(image.shape[:2], bool)
+    for x0, y0, x1, y1 in np.round(faces).astype(int):
+        inside_faces[max(0, y0):y1, max(0, x0):x1] = True
+    assert np.array_equal(changed[~inside_faces], image[~inside_faces]) and not np.array_equal(changed, image)
