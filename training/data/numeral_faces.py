@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from dicecam.training.render.clutter import text_at
+from dicecam.training.render.clutter import numeral_mark, text_at
 from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import match_boxes
 from dicecam.vision.reader import DiceReader
@@ -49,8 +49,7 @@ def numeral_face(image: np.ndarray, box: np.ndarray, rng: np.random.Generator) -
     ink = np.median(face[pips], axis=0).astype(np.float32)
     mask = cv2.dilate(pips.astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
     image[y0:y1, x0:x1] = cv2.inpaint(face, mask, 3, cv2.INPAINT_TELEA)
-    number = str(int(rng.integers(1, 7)) if rng.random() < 0.7 else int(rng.integers(1, 21)))
-    marked = number + ("." if number in ("6", "9") and rng.random() < 0.5 else "")
+    marked = numeral_mark(str(int(rng.integers(1, 7)) if rng.random() < 0.7 else int(rng.integers(1, 21))), rng)
     # The digit drawn as a mask first, softened as the photo's small dice are, then inked.
     drawn = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
     text_at(drawn, marked, ((x1 - x0) / 2, (y1 - y0) / 2), side * rng.uniform(0.45, 0.7), (255, 255, 255), rng,

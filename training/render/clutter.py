@@ -312,6 +312,11 @@ def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     return (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
 
 
+def numeral_mark(number: str, rng: np.random.Generator) -> str:
+    """A numeral die's `number` as printed: a 6 or a 9 half the time with a dot, which tells it upright."""
+    return number + ("." if number in ("6", "9") and rng.random() < 0.5 else "")
+
+
 def _numeral_die(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A die with digits or a polyhedral die (d4 to d20) seen from above: facets and a number."""
     s = ppd * rng.uniform(0.8, 1.3)
@@ -328,8 +333,7 @@ def _numeral_die(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
     for p, q in zip(top, outer):
         cv2.line(img, (int(p[0] * _SUB), int(p[1] * _SUB)), (int(q[0] * _SUB), int(q[1] * _SUB)), _col(body * 0.55), 1,
                  cv2.LINE_AA, _SHIFT)
-    number = str(int(rng.integers(1, 21 if sides != 4 else 7)))
-    marked = number + ("." if number in ("6", "9") and rng.random() < 0.5 else "")
+    marked = numeral_mark(str(int(rng.integers(1, 21 if sides != 4 else 7))), rng)
     text_at(img, marked, c, s * rng.uniform(0.3, 0.5), ink, rng,
             angle=float(rng.uniform(0, 360)))
     return (c[0] - s * 0.6, c[1] - s * 0.6, c[0] + s * 0.6, c[1] + s * 0.6)
