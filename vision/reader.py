@@ -155,7 +155,7 @@ class DiceReader:
             return found
         more = self.detector.look_at_own_size(photo, found, side, budget=self.settings.free_look_budget)
         if not len(more):
-            return self._searched_lone(image, found, photo, readings)
+            return found
         # The new boxes are judged beside the first look's (the typical die is the photo's),
         # but the first look's dice stay as it judged them: a look that only adds can make
         # no die it kept less or more sure (C297 moved one over the line, models/HISTORY.md).
@@ -163,24 +163,7 @@ class DiceReader:
         new = seen.take(np.arange(len(found), len(seen)))
         new = replace(new, kept=filled(new.kept, "kept") & ~under(new.boxes, dice, FRONT_FACE_REACH))
         both = found.concat(new)
-        both = replace(both, asked=np.arange(len(both)) >= len(found))
-        return self._searched_lone(image, both, photo, readings)
-
-    def _searched_lone(self, image: np.ndarray, found: Candidates, photo: Halvings,
-                       readings: CropReadings) -> Candidates:
-        """`found` (a read without a count) searched where its rules keep one small die
-        (`free_search_lone`), the boxes only the search keeps asked."""
-        share = self.settings.free_search_lone
-        kept = filled(found.kept, "kept") if len(found) else np.zeros(0, bool)
-        if share is None or kept.sum() != 1:
-            return found
-        box = found.boxes[kept][0]
-        if max(box[2] - box[0], box[3] - box[1]) >= share * max(image.shape[:2]):
-            return found
-        seen = self._search(image, found, photo, readings)
-        asked = np.zeros(len(seen), bool) if found.asked is None else np.concatenate(
-            [found.asked, np.zeros(len(seen) - len(found), bool)])
-        return replace(seen, asked=asked | (np.arange(len(seen)) >= len(found)))
+        return replace(both, asked=np.arange(len(both)) >= len(found))
 
     def read_counted(self, image: np.ndarray, count: int, *, search: bool = True) -> CountedDice:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count

@@ -34,9 +34,6 @@ class ReaderSettings:
     photo; one whose passes so far and the look would look at more than `free_look_budget`
     times the first look's pixels (None: no limit) gets none, as a game-table photo whose
     closer look already took its time would go over 50 ms (C301, C312: models/HISTORY.md).
-    With `free_search_lone` (None: off), a photo whose rules then keep one die, its longer
-    side under that share of the photo's, is searched as a count's is (`search`): a Catan
-    pair's second die is often too small for any look but the search. What it adds is asked.
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
@@ -126,7 +123,6 @@ class ReaderSettings:
     weak_sure: float = 0.8
     free_look_side: int | None = 640
     free_look_budget: float | None = 4.0
-    free_search_lone: float | None = None
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024
