@@ -96,7 +96,7 @@ class DieDetector:
             return passes[0].die_at(boxes, self.stride)
         return self._peak_dice(boxes, passes)
 
-    def search(self, photo: Halvings, found: Candidates, *, max_side: int | None = None) -> Candidates:
+    def search(self, photo: Halvings, found: Candidates) -> Candidates:
         """Boxes that a second look over the whole photo, at `search_scale` times the first
         look's scale (at most `search_max_side` wide), finds apart from `found`, weak peaks
         (from `search_weak_score`) included: for a throw whose count is known and some dice
@@ -104,7 +104,7 @@ class DieDetector:
         s = self.settings
         h, w = photo.photo.shape[:2]
         scale = self.input_side / max(h, w)
-        zscale = min(s.search_scale * scale, (max_side or s.search_max_side) / max(h, w))
+        zscale = min(s.search_scale * scale, s.search_max_side / max(h, w))
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
         net = self.searcher or self
         weak = net.weak_score if s.search_weak_score is None else s.search_weak_score

@@ -185,14 +185,11 @@ class DiceReader:
         found = self._candidates(image, photo, readings)
         missing = count > self._dice_apart(found, count)
         if search and self.settings.search_missing:
-            at_most = self.settings.closer_at_most
-            if missing and self.settings.count_look_by_dice and (at_most is None or count <= at_most):
+            if missing and self.settings.count_look_by_dice:
                 found = self._closer_by_dice(image, found, photo, readings, short=True)
                 missing = count > self._dice_apart(found, count)
-            at_most = self.settings.search_at_most
-            if missing and (at_most is None or count <= at_most):
-                side = self.settings.heap_search_side if count > THROW_AT_MOST else None
-                found = self._with(image, found, self.detector.search(photo, found, max_side=side), photo, readings)
+            if missing:
+                found = self._search(image, found, photo, readings)
         elif self.settings.frame_look_max_side and missing:  # a live frame's cheaper second look
             more = self.detector.look_closer(photo, found, self.settings.frame_look_max_side)
             found = self._with(image, found, more, photo, readings)

@@ -143,9 +143,6 @@ class ReaderSettings:
     views_below_not_a_die: float = 0.5
     views_when_likeliest_no_die: bool = False
     search_missing: bool = True
-    search_at_most: int | None = None
-    closer_at_most: int | None = None
-    heap_search_side: int | None = None
     search_scale: float = 2.5
     search_max_side: int = 1280
     search_weak_score: float | None = None
