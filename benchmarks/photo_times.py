@@ -2,7 +2,7 @@
 
     python benchmarks/photo_times.py ../shared/datasets/roboflow_dice [--split dev] [--dice]
         [--max-dice N] [--reads 3] [--budget 50] [--models DIR] [--vs-models DIR]
-        [--option NAME=VALUE ...] [--json]
+        [--option NAME=VALUE ...] [--vs-option NAME=VALUE ...] [--json]
 
 `bench_vision.py` times four scenes at phone sizes in fresh processes; real photos of a
 cluttered table can cost more than any of them (a Catan throw whose small dice get the
@@ -15,7 +15,8 @@ percentile and slowest time in ms, how many photos take longer than `--budget` m
 slowest five by name. `--vs-models DIR` times a candidate's networks in the same process, the
 two readers taking turns on each photo: two separate runs put five photos more or fewer over
 50 ms with the same files (session 77), so a candidate is judged by the paired difference and
-by which photos cross the budget.
+by which photos cross the budget. `--vs-option NAME=VALUE` does the same for a candidate
+setting: the second reader has the first's networks and settings with it changed.
 """
 
 from __future__ import annotations
@@ -134,21 +135,30 @@ def main(argv: list[str] | None = None) -> None:
                    help="a candidate's models folder, timed in turn with --models on each photo")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a DiceReader setting, e.g. free_look_side=640")
+    p.add_argument("--vs-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a candidate setting, timed in turn with the reader without it on each photo")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.reads < 1:
         p.error("--reads is how many timed reads a photo: 1 or more")
     if args.max_dice is not None and args.max_dice < 0:
         p.error("--max-dice is a number of dice: 0 or more")
+    if args.vs_models is not None and args.vs_option:
+        p.error("time a candidate's models (--vs-models) or a candidate setting (--vs-option), not both at once")
     from dicecam.vision.reader import DiceReader
 
-    settings = reader_settings(reader_options(args.option))
+    try:
+        settings = reader_settings(reader_options(args.option))
+        vs_settings = settings.but(**reader_options(args.vs_option)) if args.vs_option else None
+    except ValueError as err:
+        p.error(str(err))
     reader = DiceReader(args.models, threads=2, settings=settings)
-    if args.vs_models is not None:
-        vs = DiceReader(args.vs_models, threads=2, settings=settings)
+    if args.vs_models is not None or vs_settings is not None:
+        vs = DiceReader(args.vs_models or args.models, threads=2, settings=vs_settings or settings)
         times, vs_times = time_pair(reader, vs, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice,
                                     reads=args.reads)
-        result = {**summary(times, args.budget), "vs_models": summary(vs_times, args.budget),
+        key = "vs_models" if args.vs_models is not None else "vs_option"
+        result = {**summary(times, args.budget), key: summary(vs_times, args.budget),
                   **paired(times, vs_times, args.budget)}
     else:
         times = time_photos(reader, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice,
@@ -163,9 +173,11 @@ def main(argv: list[str] | None = None) -> None:
           f"p90 {result['p90_ms']}, slowest {result['max_ms']}; {result['over_budget']} over {args.budget:g} ms")
     for row in result["slowest"]:
         print(f"  {row['image']}: {row['ms']} ms ({row['dice']} dice)")
-    if "vs_models" in result:
-        vs = result["vs_models"]
-        print(f"{args.vs_models}, in turn on each photo: median {vs['median_ms']} ms, p90 {vs['p90_ms']}, "
+    for key, candidate in (("vs_models", args.vs_models), ("vs_option", " ".join(args.vs_option))):
+        if key not in result:
+            continue
+        vs = result[key]
+        print(f"{candidate}, in turn on each photo: median {vs['median_ms']} ms, p90 {vs['p90_ms']}, "
               f"slowest {vs['max_ms']}; {vs['over_budget']} over {args.budget:g} ms; median difference "
               f"{result['median_diff_ms']} ms; on the other side of the budget:")
         for row in result["flips"]:

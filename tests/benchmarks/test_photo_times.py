@@ -115,3 +115,26 @@ def test_a_candidates_models_are_timed_on_the_same_photos(capsys) -> None:
     got = json.loads(capsys.readouterr().out)
     assert got["vs_models"]["photos"] == got["photos"] >= 1
     assert isinstance(got["median_diff_ms"], float) and isinstance(got["flips"], list)
+
+
+def test_a_candidate_setting_is_timed_on_the_same_photos(capsys) -> None:
+    main([str(SAMPLES), "--max-dice", "2", "--reads", "1", "--vs-option", "search_max_side=640", "--json"])
+    got = json.loads(capsys.readouterr().out)
+    assert got["vs_option"]["photos"] == got["photos"] >= 1
+    assert "vs_models" not in got
+    assert isinstance(got["median_diff_ms"], float) and isinstance(got["flips"], list)
+
+
+def test_a_candidate_setting_is_printed_by_name(capsys) -> None:
+    main([str(SAMPLES), "--max-dice", "2", "--reads", "1", "--vs-option", "search_max_side=640"])
+    assert "search_max_side=640, in turn on each photo" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "reason"), [
+    (["--vs-option", "no_such_setting=1"], "unknown reader setting"),
+    (["--vs-option", "search_max_side=640", "--vs-models", "models"], "not both at once"),
+])
+def test_a_bad_candidate_is_refused_with_a_reason(argv, reason, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main([str(SAMPLES), *argv])
+    assert reason in capsys.readouterr().err
