@@ -160,8 +160,9 @@ class SearchDetector(nn.Module):
     on the search's 1,280 px photo (models/HISTORY.md, session 51).
     """
 
-    def __init__(self, c2: int = 32, c3: int = STRIDE8_CHANNELS) -> None:
+    def __init__(self) -> None:
         super().__init__()
+        c2, c3 = 32, STRIDE8_CHANNELS
         # 4x4 cells side by side (no padding): each input pixel seen once.
         self.patch = nn.Sequential(nn.Conv2d(3, c2, 4, 4, 0, bias=False), nn.BatchNorm2d(c2),  # /4
                                    nn.ReLU(inplace=True))
@@ -195,11 +196,8 @@ def search_from_detector(state: dict[str, torch.Tensor]) -> dict[str, torch.Tens
 
 def search_of(state: dict[str, torch.Tensor]) -> SearchDetector:
     """A search network with these weights (a search checkpoint's, or a detector's to start from)."""
-    if SEARCH_PROBE not in state:
-        state = search_from_detector(state)
-    # Its widths from its weights: a thin search (C394) has fewer channels than the first.
-    model = SearchDetector(state[SEARCH_PROBE].shape[0], state[DEEP_PROBE].shape[0])
-    model.load_state_dict(state)
+    model = SearchDetector()
+    model.load_state_dict(state if SEARCH_PROBE in state else search_from_detector(state))
     return model
 
 
