@@ -196,7 +196,8 @@ def main(argv: list[str] | None = None) -> None:
                       rendered_examples(reader, scenes=args.renders))
         if args.examples is not None:
             saved(data, args.examples)
-    learn = data.folds != args.holdout_fold
+    # Rendered throws (fold -1) are always learned; `--holdout-fold -1` holds out no real fold.
+    learn = (data.folds != args.holdout_fold) | (data.folds < 0)
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
           f"({int(((data.labels == 1) & (data.confidences >= reader.low_confidence)).sum())} reported sure), "
           f"{int((data.labels == 0).sum())} on dice")
