@@ -36,6 +36,7 @@ from dicecam.vision.second_opinions import (
     doubted,
     halves_dropped,
     overlaps_asked,
+    sides_asked,
     top_looked,
 )
 from dicecam.vision.settings import ReaderSettings
@@ -62,6 +63,9 @@ DECOY_READER_FILE = "decoy_reader.onnx"
 #: Optional: the domino check (C355), the whole-die check's kind of network taught domino
 #: halves; without it, where `domino_asks` is set, no die is asked for it.
 DOMINO_CHECK_FILE = "domino_check.onnx"
+#: Optional: the side check (C397), the domino check's kind of network taught a die's side
+#: faces; without it, where `side_asks` is set, no die is asked for it.
+SIDE_CHECK_FILE = "side_check.onnx"
 #: A closer look is sized again by the kept dice where they are under this share of the
 #: boxes the first closer look was sized by (`zoom_by_dice`).
 CLOSER_BY_DICE = 0.75
@@ -107,6 +111,8 @@ class DiceReader:
         self.decoy_reader = FaceReader(session(decoys, threads), self.settings) if decoys.is_file() else None
         dominoes = folder / DOMINO_CHECK_FILE
         self.domino_check = WholeDieCheck(session(dominoes, threads)) if dominoes.is_file() else None
+        sides = folder / SIDE_CHECK_FILE
+        self.side_check = WholeDieCheck(session(sides, threads)) if sides.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
 
     @property
@@ -136,7 +142,7 @@ class DiceReader:
         else:
             dice = self.select_counted(self.counted(image, count, search=search), count, image=image).dice
         dice = self._decoys_asked(image, self._top_looked(image, dice))
-        return self._dominoes_asked(image, dice, drop=count is None)
+        return self._sides_asked(image, self._dominoes_asked(image, dice, drop=count is None), drop=count is None)
 
     def uncounted(self, image: np.ndarray) -> Candidates:
         """The judged candidates `read(image)` reports without a count: `candidates`, and
@@ -171,7 +177,7 @@ class DiceReader:
         player's) is one where the count may have taken the wrong ones, so players are shown them."""
         counted = self.select_counted(self.counted(image, count, search=search), count, image=image)
         dice = self._decoys_asked(image, self._top_looked(image, counted.dice))
-        return replace(counted, dice=self._dominoes_asked(image, dice))
+        return replace(counted, dice=self._sides_asked(image, self._dominoes_asked(image, dice)))
 
     def counted(self, image: np.ndarray, count: int, *, search: bool = True) -> Candidates:
         """The judged candidates of a BGR photo that `read(image, count=count)` chooses
@@ -297,7 +303,7 @@ class DiceReader:
     def _doubted(self, image: np.ndarray, found: Candidates, count: int) -> np.ndarray | None:
         """The boxes of judged `found` a known `count` ranks last (`second_opinions.doubted`)."""
         return doubted(_as_bgr(image), found, count, domino_check=self.domino_check,
-                       decoy_reader=self.decoy_reader, settings=self.settings)
+                       decoy_reader=self.decoy_reader, settings=self.settings, side_check=self.side_check)
 
     def _overlaps_asked(self, dice: Dice) -> Dice:
         """`dice` with two boxes on one die asked (`second_opinions.overlaps_asked`)."""
@@ -315,6 +321,10 @@ class DiceReader:
         """`dice` with halves of dominoes asked, and with `drop` left out (`second_opinions.dominoes_asked`)."""
         return dominoes_asked(_as_bgr(image), dice, domino_check=self.domino_check, settings=self.settings,
                               drop=drop)
+
+    def _sides_asked(self, image: np.ndarray, dice: Dice, *, drop: bool = False) -> Dice:
+        """`dice` with side faces asked, and with `drop` left out (`second_opinions.sides_asked`)."""
+        return sides_asked(_as_bgr(image), dice, side_check=self.side_check, settings=self.settings, drop=drop)
 
     def candidates(self, image: np.ndarray) -> Candidates:
         """Every box the detector found in a BGR photo, read, and `kept` where the reader's rules make it a die."""

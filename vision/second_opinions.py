@@ -126,19 +126,38 @@ def dominoes_asked(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | No
     dice, and no held-out real die came near the line (C354, C355). Values and boxes stay as read.
     With `drop` (a read without a count), the dice it gives `domino_drops` or more, sure or
     not, are left out: no half comes back as a die (C378)."""
-    asks, drops = settings.domino_asks, settings.domino_drops if drop else None
-    if domino_check is None or not len(dice) or (asks is None and drops is None):
+    return checked(image, dice, check=domino_check, asks=settings.domino_asks,
+                   drops=settings.domino_drops if drop else None, low_confidence=settings.low_confidence)
+
+
+def sides_asked(image: np.ndarray, dice: Dice, *, side_check: BoxCheck | None,
+                settings: ReaderSettings, drop: bool = False) -> Dice:
+    """`dice` with each sure die that `side_check` gives `side_asks` or more of being a die's side
+    face asked: seen at an angle, a die's side face shows pips as plainly as its top face, and
+    only a crop that shows the top face above it tells them apart (C397). Heaps too: their
+    side faces are most of those read surely, and held out of its teaching, heaps read better
+    with it (folds by source). With `drop` (a read without a count), those it gives
+    `side_drops` or more are left out. Values and boxes stay as read."""
+    return checked(image, dice, check=side_check, asks=settings.side_asks,
+                   drops=settings.side_drops if drop else None, low_confidence=settings.low_confidence)
+
+
+def checked(image: np.ndarray, dice: Dice, *, check: BoxCheck | None, asks: float | None,
+            drops: float | None, low_confidence: float) -> Dice:
+    """`dice` with each sure die (`low_confidence` or more) that `check` gives `asks` or more asked,
+    and those, sure or not, it gives `drops` or more left out (None: neither)."""
+    if check is None or not len(dice) or (asks is None and drops is None):
         return dice
-    sure = dice.confidences >= settings.low_confidence
-    # One run of the check for both: every die where halves are dropped, else the sure ones.
+    sure = dice.confidences >= low_confidence
+    # One run of the check for both: every die where some are dropped, else the sure ones.
     look = np.ones(len(dice), bool) if drops is not None else sure
     if not look.any():
         return dice
-    halves = np.zeros(len(dice), np.float32)
-    halves[look] = domino_check.probability(image, dice.boxes[look])
-    if asks is not None and (asked := sure & (halves >= asks)).any():
+    said = np.zeros(len(dice), np.float32)
+    said[look] = check.probability(image, dice.boxes[look])
+    if asks is not None and (asked := sure & (said >= asks)).any():
         dice = replace(dice, confidences=ask_about(dice.confidences, asked))
-    return dice if drops is None else dice[halves < drops]
+    return dice if drops is None else dice[said < drops]
 
 
 def halves_dropped(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | None,
@@ -153,23 +172,28 @@ def halves_dropped(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | No
 
 
 def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: BoxCheck | None,
-            decoy_reader: CropReader | None, settings: ReaderSettings) -> np.ndarray | None:
+            decoy_reader: CropReader | None, settings: ReaderSettings,
+            side_check: BoxCheck | None = None) -> np.ndarray | None:
     """Which boxes of judged `found` a known `count` ranks last, where the rules keep more than
     `count` (else None, and nothing is looked at): the kept boxes `domino_check` gives
     `domino_passes` or more of being half a domino, and those `decoy_reader` reads "not a die"
     at `decoy_passes` or more. A half or a decoy is read as surely as a die, and ranked by its
-    reading it took a real die's place (C357, C358, models/HISTORY.md)."""
-    halves, decoys = settings.domino_passes, settings.decoy_passes
+    reading it took a real die's place (C357, C358, models/HISTORY.md); and those `side_check`
+    gives `side_passes` or more of being a die's side face (C397)."""
+    halves, decoys, sides = settings.domino_passes, settings.decoy_passes, settings.side_passes
     check = domino_check if halves is not None else None
     second = decoy_reader if decoys is not None else None
+    third = side_check if sides is not None else None
     kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
-    if (check is None and second is None) or len(kept) <= count:
+    if (check is None and second is None and third is None) or len(kept) <= count:
         return None
     doubts = np.zeros(len(kept), bool)
     if check is not None and halves is not None:
         doubts |= check.probability(image, found.boxes[kept]) >= halves
     if second is not None and decoys is not None:
         doubts |= second.classify(second.crops(image, found.boxes[kept]))[:, second.not_a_die] >= decoys
+    if third is not None and sides is not None:
+        doubts |= third.probability(image, found.boxes[kept]) >= sides
     last = np.zeros(len(found), bool)
     last[kept] = doubts
     return last

@@ -111,6 +111,10 @@ class ReaderSettings:
     Without a count, a die of the read, sure or not, that the check gives `domino_drops` or
     more (None: off) is left out: a half is no die (C378; no held-out real die came above 0.92).
     Told a count, the kept boxes it leaves out (offered to the player grey) lose those too (C381).
+    The models folder's side check (`side_check.onnx`) is the domino check's kind of network
+    taught a die's side faces, its top face above them: a sure die it gives `side_asks` or more
+    is asked, told a count the kept boxes it gives `side_passes` or more rank last, and without
+    one those it gives `side_drops` or more are left out (None: off; C397).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -171,6 +175,9 @@ class ReaderSettings:
     domino_passes: float | None = 0.5
     domino_drops: float | None = 0.99
     decoy_passes: float | None = 0.8
+    side_asks: float | None = 0.9
+    side_passes: float | None = 0.5
+    side_drops: float | None = 0.95
     low_confidence: float = UNSURE_BELOW
 
     def but(self, **changes: Any) -> ReaderSettings:

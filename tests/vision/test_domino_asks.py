@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from same_reads import assert_same_reads
 from test_samples import PHOTOS
 
 from dicecam.vision.boxes import centres, inside
@@ -41,12 +42,7 @@ def test_the_check_keeps_its_crop_contract(shipped) -> None:
 
 @pytest.mark.parametrize("photo", PLAIN, ids=lambda p: p.image)
 def test_real_dice_are_read_as_without_the_check(shipped, unasked, photo) -> None:
-    image = load_image(photo.path)
-    for count in (None, len(photo.dice)):
-        with_check, without = shipped.read(image, count=count), unasked.read(image, count=count)
-        np.testing.assert_array_equal(with_check.boxes, without.boxes)
-        np.testing.assert_array_equal(with_check.values, without.values)
-        np.testing.assert_array_equal(with_check.confidences, without.confidences)
+    assert_same_reads(shipped, unasked, photo)
 
 
 def _with_dominoes(photo):

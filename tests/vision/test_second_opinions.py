@@ -1,5 +1,5 @@
 """`vision.second_opinions` as pure functions: what each step may change (confidences, the top look
-a value, and the domino check's drops which dice are left), where it stays out (heaps, missing
+a value, and the domino and side checks' drops which dice are left), where it stays out (heaps, missing
 networks, lines off), and that a die it asks about is reported unsure. The steps' effect on real
 and rendered photos is tested through the reader (test_overlapping_dice, test_top_look,
 test_decoy_asks, test_domino_asks, ..._passes)."""
@@ -95,12 +95,13 @@ def test_a_die_read_1_is_asked_from_its_own_lower_line() -> None:
     np.testing.assert_array_equal(after.confidences <= ASKED_AT_MOST, [True, False])
 
 
-@pytest.mark.parametrize("step", ["decoys", "dominoes", "top"])
+@pytest.mark.parametrize("step", ["decoys", "dominoes", "sides", "top"])
 def test_a_missing_network_asks_nothing(step) -> None:
     dice = Dice(_row(3).boxes, np.arange(1, 4), np.full(3, 0.6, np.float32))  # unsure: the top look's dice
-    s = ReaderSettings(decoy_asks=0.0, domino_asks=0.0, top_look_view=0.5)
+    s = ReaderSettings(decoy_asks=0.0, domino_asks=0.0, side_asks=0.0, side_drops=0.0, top_look_view=0.5)
     after = {"decoys": lambda: asks.decoys_asked(IMAGE, dice, decoy_reader=None, settings=s),
              "dominoes": lambda: asks.dominoes_asked(IMAGE, dice, domino_check=None, settings=s),
+             "sides": lambda: asks.sides_asked(IMAGE, dice, side_check=None, settings=s, drop=True),
              "top": lambda: asks.top_looked(IMAGE, dice, top=cast(Any, _Always(1.0)), view=None, settings=s)}[step]()
     assert after is dice
 
@@ -140,6 +141,43 @@ def test_a_count_with_spare_boxes_ranks_the_doubted_last(kept, count, answer, la
         assert got is None and check.asked == 0
     else:
         np.testing.assert_array_equal(got, last)
+
+
+@pytest.mark.parametrize(("kept", "count", "answer", "last"), [
+    ([True, True, True], 2, 0.9, [True, True, True]),     # spare kept boxes: side faces go last
+    ([True, True, True], 2, 0.3, [False, False, False]),  # under the line: none
+    ([True, True, False], 2, 0.9, None),                  # no spare box: nothing looked at
+])
+def test_a_count_with_spare_boxes_ranks_side_faces_last(kept, count, answer, last) -> None:
+    check = _Always(answer)
+    got = asks.doubted(IMAGE, _judged(kept), count, domino_check=None, decoy_reader=None, side_check=check,
+                       settings=ReaderSettings(domino_passes=None, decoy_passes=None, side_passes=0.5))
+    if last is None:
+        assert got is None and check.asked == 0
+    else:
+        np.testing.assert_array_equal(got, last)
+
+
+@pytest.mark.parametrize(("drop", "answer", "confidence", "left", "asked"), [
+    (True, 0.97, 0.95, 3, 0),     # without a count, the surest side faces are left out, sure...
+    (True, 0.97, 0.40, 3, 0),     # ...or not
+    (True, 0.92, 0.95, 0, 3),     # between the lines: asked only
+    (False, 0.97, 0.95, 0, 3),    # told a count: asked, never left out here
+    (True, 0.5, 0.95, 0, 0),      # under both lines: as read
+])
+def test_side_faces_are_asked_and_the_surest_left_out_without_a_count(drop, answer, confidence, left, asked) -> None:
+    dice = Dice(_row(3).boxes, _row(3).values, np.full(3, confidence, np.float32))
+    after = asks.sides_asked(IMAGE, dice, side_check=_Always(answer), drop=drop,
+                             settings=ReaderSettings(side_asks=0.9, side_drops=0.95))
+    assert len(dice) - len(after) == left
+    assert int((after.confidences <= ASKED_AT_MOST).sum()) == asked
+
+
+def test_the_side_check_off_looks_at_nothing() -> None:
+    check, dice = _Always(1.0), _row(3)
+    after = asks.sides_asked(IMAGE, dice, side_check=check, drop=True,
+                             settings=ReaderSettings(side_asks=None, side_drops=None))
+    assert after is dice and check.asked == 0
 
 
 class _PerBox(_Always):
