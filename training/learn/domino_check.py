@@ -196,19 +196,27 @@ def main(argv: list[str] | None = None) -> None:
                       rendered_examples(reader, scenes=args.renders))
         if args.examples is not None:
             saved(data, args.examples)
-    # Rendered throws (fold -1) are always learned; `--holdout-fold -1` holds out no real fold.
-    learn = (data.folds != args.holdout_fold) | (data.folds < 0)
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "
           f"({int(((data.labels == 1) & (data.confidences >= reader.low_confidence)).sum())} reported sure), "
           f"{int((data.labels == 0).sum())} on dice")
-    model = train(data.crops[learn], data.labels[learn], epochs=args.epochs, seed=args.seed, arch=Arch.LIGHT,
-                  widths=(16, 32, 48, 64))
+    learned(data, holdout_fold=args.holdout_fold, epochs=args.epochs, seed=args.seed, cut=CUT,
+            path=args.out / "domino_check.onnx", output="logit of: the box is half a domino", kind="domino")
+
+
+def learned(data: Examples, *, holdout_fold: int, epochs: int, seed: int, cut: Cut, path: Path, output: str,
+            kind: str, upright: bool = False) -> None:
+    """Train the light check on `data` without real fold `holdout_fold` (rendered throws, fold -1,
+    are always learned; -1 holds out no real fold), print the share of that fold's `kind` boxes
+    above its every die, and write the check to `path` with its crop contract `cut`."""
+    learn = (data.folds != holdout_fold) | (data.folds < 0)
+    model = train(data.crops[learn], data.labels[learn], epochs=epochs, seed=seed, arch=Arch.LIGHT,
+                  widths=(16, 32, 48, 64), upright=upright)
     if (~learn).any():
         with torch.no_grad():
             logits = model(torch.from_numpy(as_input(data.crops[~learn]))).squeeze(1).numpy()
         line, caught = caught_above_every_die(1 / (1 + np.exp(-logits)), data.labels[~learn])
-        print(f"fold {args.holdout_fold}: above every die ({line:.3f}) {caught:.1%} of the domino boxes")
-    export(model, args.out / "domino_check.onnx", cut=CUT, output="logit of: the box is half a domino")
+        print(f"fold {holdout_fold}: above every die ({line:.3f}) {caught:.1%} of the {kind} boxes")
+    export(model, path, cut=cut, output=output)
 
 
 if __name__ == "__main__":

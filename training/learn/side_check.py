@@ -28,17 +28,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
-import torch
 
 from dicecam.training.data.photos import Sample, load_split
 from dicecam.training.data.sources import synth_scene_source
 from dicecam.training.data.throw_boxes import fold_of
-from dicecam.training.learn.domino_check import Examples, caught_above_every_die, joined, loaded, saved
-from dicecam.training.learn.whole_die import Arch, Cut, export, train
+from dicecam.training.learn.domino_check import Examples, joined, learned, loaded, saved
+from dicecam.training.learn.whole_die import Cut
 from dicecam.vision.boxes import centres, inside
 from dicecam.vision.metrics import match_boxes
 from dicecam.vision.reader import DiceReader
-from dicecam.vision.whole_die import as_input, context_crops
+from dicecam.vision.whole_die import context_crops
 
 SETS = ("roboflow_dice", "byler_d6", "matteop65_wood")
 #: The check's crop: three sides wide, its centre a quarter side above the box's, where a side face's top face is.
@@ -150,22 +149,14 @@ def main(argv: list[str] | None = None) -> None:
         data = joined(real_examples(reader), rendered_examples(reader, scenes=args.renders))
         if args.examples is not None:
             saved(data, args.examples)
-    # Rendered throws (fold -1) are always learned; `--holdout-fold -1` holds out no real fold.
-    learn = (data.folds != args.holdout_fold) | (data.folds < 0)
     real = data.folds >= 0
     sure = data.confidences >= reader.low_confidence
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on side faces ({int((data.labels == 1)[sure].sum())} "
           f"reported sure; real {int(data.labels[real].sum())}), {int((data.labels == 0).sum())} on dice "
           f"(real {int((data.labels[real] == 0).sum())})", flush=True)
-    model = train(data.crops[learn], data.labels[learn], epochs=args.epochs, seed=args.seed, arch=Arch.LIGHT,
-                  widths=(16, 32, 48, 64), upright=True)
-    if (~learn).any():
-        with torch.no_grad():
-            logits = model(torch.from_numpy(as_input(data.crops[~learn]))).squeeze(1).numpy()
-        line, caught = caught_above_every_die(1 / (1 + np.exp(-logits)), data.labels[~learn])
-        print(f"fold {args.holdout_fold}: above every die ({line:.3f}) {caught:.1%} of the side-face boxes")
-    export(model, args.out / "side_check.onnx", cut=CUT, output="logit of: the box is a die's side face")
-
+    learned(data, holdout_fold=args.holdout_fold, epochs=args.epochs, seed=args.seed, cut=CUT,
+            path=args.out / "side_check.onnx", output="logit of: the box is a die's side face", kind="side-face",
+            upright=True)
 
 if __name__ == "__main__":
     main()
