@@ -101,24 +101,14 @@ class DieDetector:
         look's scale (at most `search_max_side` wide), finds apart from `found`, weak peaks
         (from `search_weak_score`) included: for a throw whose count is known and some dice
         missing, a small die on a busy print is often a weak peak only at that size."""
-        return self._beside(self._search_look(photo), found)
-
-    def _search_scale(self, photo: Halvings) -> float:
-        """The scale of `search`'s pass over the whole photo."""
+        s = self.settings
         h, w = photo.photo.shape[:2]
-        return min(self.settings.search_scale * self.input_side / max(h, w), self.settings.search_max_side / max(h, w))
-
-    def _search_look(self, photo: Halvings) -> _Look:
-        """`search`'s pass, weak peaks included: made once per photo, as the closer look may
-        have made it already (`zoom_by_search`)."""
-        if photo.searched is None:
-            s = self.settings
-            h, w = photo.photo.shape[:2]
-            # The search network (stride 8, its own peaks' calibration) looks where it is given.
-            net = self.searcher or self
-            weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
-            photo.searched = net._closer(photo, (0, 0, w, h), self._search_scale(photo), min_score=weak)
-        return photo.searched
+        scale = self.input_side / max(h, w)
+        zscale = min(s.search_scale * scale, s.search_max_side / max(h, w))
+        # The search network (stride 8, its own peaks' calibration) looks where it is given.
+        net = self.searcher or self
+        weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
+        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
@@ -238,16 +228,7 @@ class DieDetector:
         else:
             x0, y0, x1, y1 = 0, 0, w, h
         zscale = self._zoom_scale(typical if len(boxes) else None, scale, max(y1 - y0, x1 - x0), s.zoom_max_side)
-        if zscale is None:
-            return None
-        sscale = self._search_scale(photo)
-        if (s.zoom_by_search is not None and self.searcher is not None and sscale >= zscale
-                and sscale ** 2 * h * w <= s.zoom_by_search * zscale ** 2 * (x1 - x0) * (y1 - y0)):
-            # One pass serves both: the closer look takes its strong peaks (C398).
-            look = self._search_look(photo)
-            strong = look.scores >= self.searcher.min_score
-            return replace(look, boxes=look.boxes[strong], scores=look.scores[strong])
-        return self._closer(photo, (x0, y0, x1, y1), zscale)
+        return None if zscale is None else self._closer(photo, (x0, y0, x1, y1), zscale)
 
     def _zoom_scale(self, typical: float | None, scale: float, side: int, max_side: float) -> float | None:
         """The scale a closer look enlarges to from the first look's `scale`: the typical die
