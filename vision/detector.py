@@ -35,9 +35,6 @@ class DieDetector:
         self.boxes_whole_dice = session.get_outputs()[0].shape[1] == 8
         #: Whether it knows, at every cell, the edges of the whole die there (9 output channels).
         self.knows_die_sides = session.get_outputs()[0].shape[1] == 9
-        #: Whether it takes the photo's bytes (uint8, H x W x BGR) rather than scaled float
-        #: planes: it then converts them itself, on all its threads (C399).
-        self.takes_bytes = session.get_inputs()[0].type == "tensor(uint8)"
 
     def find(self, photo: Halvings) -> Candidates:
         """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
@@ -176,7 +173,15 @@ class DieDetector:
         """
         h, w = shape[:2]
         sh, sw = small.shape[:2]
-        maps = self.session.run(None, {"image": self._input(small)})[0][0]
+        ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
+        x = np.empty((1, 3, ph, pw), np.float32)
+        x[0, :, sh:, :] = 0.0  # only the padding to a multiple of 32 needs zeros
+        x[0, :, :sh, sw:] = 0.0
+        # Channel by channel (a strided transpose of the whole photo costs 3x as much), each
+        # converted and scaled in one pass: the same float32 product as converting, then scaling.
+        for channel, plane in enumerate(cv2.split(small)):
+            np.multiply(plane, _BYTE, out=x[0, channel, :sh, :sw])
+        maps = self.session.run(None, {"image": x})[0][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         ys, xs, scores = centre_peaks(heat, min_score=self.min_score if min_score is None else min_score)
         off = 1.0 / (1.0 + np.exp(-maps[3:5, ys, xs]))
@@ -200,26 +205,6 @@ class DieDetector:
         wholes = _centred(cx, cy, bw, bh)[big] / scale
         return replace(look, wholes=np.clip(wholes, 0, bound).astype(np.float32),
                        whole_scores=peaks[big].astype(np.float32))
-
-    def _input(self, small: np.ndarray) -> np.ndarray:
-        """The network's input for a BGR image: padded with zeros to a multiple of 32 a side,
-        as bytes where the network takes them, else as float planes scaled to 0..1."""
-        sh, sw = small.shape[:2]
-        ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
-        if self.takes_bytes:
-            if (ph, pw) == (sh, sw):
-                return np.ascontiguousarray(small)[None]
-            x = np.zeros((1, ph, pw, 3), np.uint8)
-            x[0, :sh, :sw] = small
-            return x
-        x = np.empty((1, 3, ph, pw), np.float32)
-        x[0, :, sh:, :] = 0.0  # only the padding to a multiple of 32 needs zeros
-        x[0, :, :sh, sw:] = 0.0
-        # Channel by channel (a strided transpose of the whole photo costs 3x as much), each
-        # converted and scaled in one pass: the same float32 product as converting, then scaling.
-        for channel, plane in enumerate(cv2.split(small)):
-            np.multiply(plane, _BYTE, out=x[0, channel, :sh, :sw])
-        return x
 
     def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray, scale: float) -> _Look | None:
         """A closer look when the dice came out small for the detector, else None.
