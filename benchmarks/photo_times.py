@@ -16,7 +16,8 @@ slowest five by name. `--vs-models DIR` times a candidate's networks in the same
 two readers taking turns on each photo: two separate runs put five photos more or fewer over
 50 ms with the same files (session 77), so a candidate is judged by the paired difference and
 by which photos cross the budget. `--vs-option NAME=VALUE` does the same for a candidate
-setting: the second reader has the first's networks and settings with it changed.
+setting: the second reader has the first's networks and settings with it changed; both
+together time a candidate's networks read with its settings.
 """
 
 from __future__ import annotations
@@ -143,8 +144,9 @@ def main(argv: list[str] | None = None) -> None:
         p.error("--reads is how many timed reads a photo: 1 or more")
     if args.max_dice is not None and args.max_dice < 0:
         p.error("--max-dice is a number of dice: 0 or more")
-    if args.vs_models is not None and args.vs_option:
-        p.error("time a candidate's models (--vs-models) or a candidate setting (--vs-option), not both at once")
+    for folder in (args.models, args.vs_models):
+        if folder is not None and not folder.is_dir():
+            p.error(f"no such folder: {folder}")
     from dicecam.vision.reader import DiceReader
 
     try:
@@ -173,7 +175,8 @@ def main(argv: list[str] | None = None) -> None:
           f"p90 {result['p90_ms']}, slowest {result['max_ms']}; {result['over_budget']} over {args.budget:g} ms")
     for row in result["slowest"]:
         print(f"  {row['image']}: {row['ms']} ms ({row['dice']} dice)")
-    for key, candidate in (("vs_models", args.vs_models), ("vs_option", " ".join(args.vs_option))):
+    for key, candidate in (("vs_models", " ".join([str(args.vs_models), *args.vs_option])),
+                           ("vs_option", " ".join(args.vs_option))):
         if key not in result:
             continue
         vs = result[key]

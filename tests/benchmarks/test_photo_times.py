@@ -125,6 +125,13 @@ def test_a_candidate_setting_is_timed_on_the_same_photos(capsys) -> None:
     assert isinstance(got["median_diff_ms"], float) and isinstance(got["flips"], list)
 
 
+def test_a_candidates_models_with_its_settings_are_timed_together(capsys) -> None:
+    main([str(SAMPLES), "--max-dice", "2", "--reads", "1", "--vs-models", str(SAMPLES.parent / "models"),
+          "--vs-option", "search_max_side=640"])
+    out = capsys.readouterr().out
+    assert f"{SAMPLES.parent / 'models'} search_max_side=640, in turn on each photo" in out
+
+
 def test_a_candidate_setting_is_printed_by_name(capsys) -> None:
     main([str(SAMPLES), "--max-dice", "2", "--reads", "1", "--vs-option", "search_max_side=640"])
     assert "search_max_side=640, in turn on each photo" in capsys.readouterr().out
@@ -132,7 +139,7 @@ def test_a_candidate_setting_is_printed_by_name(capsys) -> None:
 
 @pytest.mark.parametrize(("argv", "reason"), [
     (["--vs-option", "no_such_setting=1"], "unknown reader setting"),
-    (["--vs-option", "search_max_side=640", "--vs-models", "models"], "not both at once"),
+    (["--vs-models", "/no/such/folder"], "no such folder: /no/such/folder"),
 ])
 def test_a_bad_candidate_is_refused_with_a_reason(argv, reason, capsys) -> None:
     with pytest.raises(SystemExit):
