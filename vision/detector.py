@@ -25,8 +25,6 @@ class DieDetector:
         """`searcher`: the network that makes the count's search (`search`), else this one."""
         self.session = session
         self.searcher = searcher
-        #: A cheaper search network for the pass without a count (C408), where the models folder has one.
-        self.free_searcher: DieDetector | None = None
         self.input_side = int(metadata(session, "input_side", 512))
         self.stride = int(metadata(session, "stride", 4))
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
@@ -38,7 +36,7 @@ class DieDetector:
         #: Whether it knows, at every cell, the edges of the whole die there (9 output channels).
         self.knows_die_sides = session.get_outputs()[0].shape[1] == 9
 
-    def find(self, photo: Halvings, *, by_search: bool = False) -> Candidates:
+    def find(self, photo: Halvings) -> Candidates:
         """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
         from a closer look at a photo where the first look found nothing), and the whole
         die each lies on where the detector boxes whole dice (`die_boxes`).
@@ -69,7 +67,7 @@ class DieDetector:
         weak = _merge(boxes[~strong], scores[~strong])
         boxes, scores = _merge(boxes[strong], scores[strong])
         lone = not len(boxes)
-        zoomed = self._zoom_pass(photo, boxes, scores, scale, by_search=by_search)
+        zoomed = self._zoom_pass(photo, boxes, scores, scale)
         if zoomed is not None:
             # The closer look wins where both passes saw a die: its boxes fit small dice better.
             boxes, scores = _merge(np.concatenate([boxes, zoomed.boxes]), np.concatenate([scores, zoomed.scores]),
@@ -103,24 +101,14 @@ class DieDetector:
         look's scale (at most `search_max_side` wide), finds apart from `found`, weak peaks
         (from `search_weak_score`) included: for a throw whose count is known and some dice
         missing, a small die on a busy print is often a weak peak only at that size."""
-        return self._beside(self._search_look(photo), found)
-
-    def _search_scale(self, photo: Halvings) -> float:
-        """The scale of `search`'s pass over the whole photo."""
+        s = self.settings
         h, w = photo.photo.shape[:2]
-        return min(self.settings.search_scale * self.input_side / max(h, w), self.settings.search_max_side / max(h, w))
-
-    def _search_look(self, photo: Halvings, net: DieDetector | None = None) -> _Look:
-        """`search`'s pass (by `net`, default the search network), weak peaks included: made
-        once per photo and network, as the closer look may have made it already (`zoom_by_search`)."""
+        scale = self.input_side / max(h, w)
+        zscale = min(s.search_scale * scale, s.search_max_side / max(h, w))
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
-        net = net or self.searcher or self
-        if id(net) not in photo.searched:
-            s = self.settings
-            h, w = photo.photo.shape[:2]
-            weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
-            photo.searched[id(net)] = net._closer(photo, (0, 0, w, h), self._search_scale(photo), min_score=weak)
-        return photo.searched[id(net)]
+        net = self.searcher or self
+        weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
+        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
@@ -218,8 +206,7 @@ class DieDetector:
         return replace(look, wholes=np.clip(wholes, 0, bound).astype(np.float32),
                        whole_scores=peaks[big].astype(np.float32))
 
-    def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray, scale: float, *,
-                   by_search: bool = False) -> _Look | None:
+    def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray, scale: float) -> _Look | None:
         """A closer look when the dice came out small for the detector, else None.
 
         A phone held high over a big table shows each die at a few dozen pixels of a
@@ -241,38 +228,7 @@ class DieDetector:
         else:
             x0, y0, x1, y1 = 0, 0, w, h
         zscale = self._zoom_scale(typical if len(boxes) else None, scale, max(y1 - y0, x1 - x0), s.zoom_max_side)
-        if zscale is None:
-            return None
-        sscale = self._search_scale(photo)
-        net = self.free_searcher or self.searcher
-        if (by_search and s.search_adds and net is not None and sscale >= zscale
-                and (s.zoom_by_search_most is None or len(boxes) <= s.zoom_by_search_most)):
-            # C410: the closer look stays; the search pass only adds dice neither look saw.
-            closer = self._closer(photo, (x0, y0, x1, y1), zscale)
-            look = (net._closer(photo, (0, 0, w, h), zscale) if s.search_adds_at_zoom
-                    else self._search_look(photo, net))
-            strong = look.scores >= net.min_score
-            merged, mscores = _merge(look.boxes[strong], look.scores[strong])
-            new = apart_from(merged, np.concatenate([boxes, closer.boxes]))
-            photo.fresh = merged[new]
-            return replace(closer, boxes=np.concatenate([closer.boxes, merged[new]]).astype(np.float32),
-                           scores=np.concatenate([closer.scores, mscores[new]]).astype(np.float32))
-        if (by_search and s.zoom_by_search is not None and net is not None and sscale >= zscale
-                and (s.zoom_by_search_most is None or len(boxes) <= s.zoom_by_search_most)
-                and sscale ** 2 * h * w <= s.zoom_by_search * zscale ** 2 * (x1 - x0) * (y1 - y0)):
-            # One pass serves both: the closer look takes its strong peaks (C398); those apart
-            # from the first look's boxes are recorded, for the read to ask about (C406).
-            look = self._search_look(photo, net)
-            strong = look.scores >= net.min_score
-            merged, _ = _merge(look.boxes[strong], look.scores[strong])
-            fresh = merged[apart_from(merged, boxes)] if len(boxes) else merged
-            if s.fresh_outside_window:
-                # Inside the window the closer look would have seen them too (C406b).
-                cx, cy = (fresh[:, 0] + fresh[:, 2]) / 2, (fresh[:, 1] + fresh[:, 3]) / 2
-                fresh = fresh[~((cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1))] if len(boxes) else fresh
-            photo.fresh = fresh
-            return replace(look, boxes=look.boxes[strong], scores=look.scores[strong])
-        return self._closer(photo, (x0, y0, x1, y1), zscale)
+        return None if zscale is None else self._closer(photo, (x0, y0, x1, y1), zscale)
 
     def _zoom_scale(self, typical: float | None, scale: float, side: int, max_side: float) -> float | None:
         """The scale a closer look enlarges to from the first look's `scale`: the typical die

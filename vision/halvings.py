@@ -21,11 +21,6 @@ class Halvings:
         #: Pixels the detector's passes over this photo have looked at so far: what its
         #: time goes with, and what an optional further look is budgeted against.
         self.looked = 0
-        #: The search network's one pass over this photo, once made (`DieDetector`'s own
-        #: record: the closer look and a count's search share it).
-        self.searched: dict[int, object] = {}
-        #: The boxes of that pass, taken as the closer look, apart from the first look's (C406).
-        self.fresh = None
 
     @property
     def photo(self) -> np.ndarray:

@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dicecam.vision.boxes import centres, inside, overlaps, passed_over, under
+from dicecam.vision.boxes import overlaps, passed_over, under
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates, filled
 from dicecam.vision.confidence import load_confidence_fit
 from dicecam.vision.detections import CountedDice, Dice, Die
@@ -101,9 +101,6 @@ class DiceReader:
         searcher = (DieDetector(session(search, threads), self.settings)
                     if self.settings.search_network and search.is_file() else None)
         self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher)
-        thin = folder / "thin_search.onnx"
-        if searcher is not None and thin.is_file():
-            self.detector.free_searcher = DieDetector(session(thin, threads), self.settings)
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None
@@ -158,19 +155,7 @@ class DiceReader:
             return self.candidates(image)
         image = _as_bgr(image)
         photo, readings = Halvings(image), CropReadings()
-        by_search = self.settings.free_look_search and max(image.shape[:2]) <= side
-        found = self._candidates(image, photo, readings, by_search=by_search)
-        if by_search and photo.fresh is not None and len(photo.fresh) and len(found):
-            # Dice only the whole-photo pass found are asked, and left out under the line (C406).
-            fresh = inside(centres(found.boxes), photo.fresh).any(axis=1) & filled(found.kept, "kept")
-            conf = self.confidence(found)
-            if self.settings.free_look_drop is not None:
-                weak = conf < self.settings.free_look_drop
-                found = replace(found, kept=filled(found.kept, "kept") & ~(fresh & weak))
-                fresh &= ~weak
-            if self.settings.fresh_sure_from is not None:
-                fresh &= conf < self.settings.fresh_sure_from
-            found = replace(found, asked=fresh)
+        found = self._candidates(image, photo, readings)
         dice = found.boxes[filled(found.kept, "kept")] if len(found) else np.zeros((0, 4), np.float32)
         if not 1 <= len(dice) <= THROW_AT_MOST:
             return found
@@ -183,9 +168,8 @@ class DiceReader:
         seen = self._with(image, found, more, photo, readings)
         new = seen.take(np.arange(len(found), len(seen)))
         new = replace(new, kept=filled(new.kept, "kept") & ~under(new.boxes, dice, FRONT_FACE_REACH))
-        asked = np.zeros(len(found), bool) if found.asked is None else found.asked
-        both = replace(found, asked=None).concat(replace(new, asked=None))
-        return replace(both, asked=np.r_[asked, np.ones(len(new), bool)])
+        both = found.concat(new)
+        return replace(both, asked=np.arange(len(both)) >= len(found))
 
     def read_counted(self, image: np.ndarray, count: int, *, search: bool = True) -> CountedDice:
         """`read(image, count=count)` and, beside it, the dice the rules kept that the count
@@ -347,12 +331,11 @@ class DiceReader:
         image = _as_bgr(image)
         return self._candidates(image, Halvings(image))
 
-    def _candidates(self, image: np.ndarray, photo: Halvings, readings: CropReadings | None = None, *,
-                    by_search: bool = False) -> Candidates:
+    def _candidates(self, image: np.ndarray, photo: Halvings, readings: CropReadings | None = None) -> Candidates:
         """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings` added to)."""
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
-        found = self._judged(image, photo, self.detector.find(photo, by_search=by_search), readings)
+        found = self._judged(image, photo, self.detector.find(photo), readings)
         if self.settings.zoom_by_dice and len(found):
             found = self._closer_by_dice(image, found, photo, readings)
         return found

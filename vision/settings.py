@@ -54,11 +54,7 @@ class ReaderSettings:
     `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
     likeliest are chosen; with `search_network`, that look is the models folder's search
     network's (`search.onnx`, stride 8: about half the detector's cost there) where it has
-    one. With `zoom_by_search` (None: off) and that network, the first look's closer look is
-    that same pass wherever it sees the photo at least as close as the detector's closer look
-    would and looks at no more than `zoom_by_search` times its pixels:
-    one pass per photo, its strong peaks the closer look's boxes and, told a count, all of them
-    the search's (C398). Read without that search (live frames, `read(..., search=False)`), with
+    one. Read without that search (live frames, `read(..., search=False)`), with
     `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
     the typical die is `zoom_target` detector pixels (twice the first look where none was
     found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest
@@ -131,10 +127,6 @@ class ReaderSettings:
     weak_sure: float = 0.8
     free_look_side: int | None = 640
     free_look_budget: float | None = 4.0
-    free_look_search: bool = False
-    free_look_drop: float | None = None
-    fresh_outside_window: bool = False
-    fresh_sure_from: float | None = None
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024
@@ -159,10 +151,6 @@ class ReaderSettings:
     search_max_side: int = 1280
     search_weak_score: float | None = None
     search_network: bool = True
-    zoom_by_search: float | None = None
-    zoom_by_search_most: int | None = None
-    search_adds: bool = False
-    search_adds_at_zoom: bool = False
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
     count_fill_rounds: int = 3
