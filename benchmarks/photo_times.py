@@ -155,11 +155,13 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as err:
         p.error(str(err))
     reader = DiceReader(args.models, threads=2, settings=settings)
-    if args.vs_models is not None or vs_settings is not None:
+    # The candidate as printed: its models folder, then its settings.
+    candidate = " ".join([*([str(args.vs_models)] if args.vs_models is not None else []), *args.vs_option])
+    key = "vs_models" if args.vs_models is not None else "vs_option"
+    if candidate:
         vs = DiceReader(args.vs_models or args.models, threads=2, settings=vs_settings or settings)
         times, vs_times = time_pair(reader, vs, args.dataset, args.split, dice=args.dice, max_dice=args.max_dice,
                                     reads=args.reads)
-        key = "vs_models" if args.vs_models is not None else "vs_option"
         result = {**summary(times, args.budget), key: summary(vs_times, args.budget),
                   **paired(times, vs_times, args.budget)}
     else:
@@ -175,10 +177,7 @@ def main(argv: list[str] | None = None) -> None:
           f"p90 {result['p90_ms']}, slowest {result['max_ms']}; {result['over_budget']} over {args.budget:g} ms")
     for row in result["slowest"]:
         print(f"  {row['image']}: {row['ms']} ms ({row['dice']} dice)")
-    for key, candidate in (("vs_models", " ".join([str(args.vs_models), *args.vs_option])),
-                           ("vs_option", " ".join(args.vs_option))):
-        if key not in result:
-            continue
+    if candidate:
         vs = result[key]
         print(f"{candidate}, in turn on each photo: median {vs['median_ms']} ms, p90 {vs['p90_ms']}, "
               f"slowest {vs['max_ms']}; {vs['over_budget']} over {args.budget:g} ms; median difference "
