@@ -36,7 +36,7 @@ class DieDetector:
         #: Whether it knows, at every cell, the edges of the whole die there (9 output channels).
         self.knows_die_sides = session.get_outputs()[0].shape[1] == 9
 
-    def find(self, photo: Halvings) -> Candidates:
+    def find(self, photo: Halvings, *, count: int | None = None) -> Candidates:
         """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
         from a closer look at a photo where the first look found nothing), and the whole
         die each lies on where the detector boxes whole dice (`die_boxes`).
@@ -48,6 +48,9 @@ class DieDetector:
         pass already found them small, the half-size pass is skipped: it only adds dice four
         times the size of those, and the closer look is where such a photo's time goes.
         Weak peaks (from `weak_score` up to `min_score`) are added last, where no stronger box is.
+        `count`: a throw's count, told. Where the first pass boxes fewer than that, the count's
+        search (`search`) is all but sure to pass over the whole photo, enlarged, anyway: with
+        `count_zoom_by_search` that pass is the closer look too, made once (C414).
         """
         image = photo.photo
         scale = self.input_side / max(image.shape[:2])
@@ -67,7 +70,7 @@ class DieDetector:
         weak = _merge(boxes[~strong], scores[~strong])
         boxes, scores = _merge(boxes[strong], scores[strong])
         lone = not len(boxes)
-        zoomed = self._zoom_pass(photo, boxes, scores, scale)
+        zoomed = self._zoom_pass(photo, boxes, scores, scale, by_search=count is not None and len(boxes) < count)
         if zoomed is not None:
             # The closer look wins where both passes saw a die: its boxes fit small dice better.
             boxes, scores = _merge(np.concatenate([boxes, zoomed.boxes]), np.concatenate([scores, zoomed.scores]),
@@ -101,14 +104,27 @@ class DieDetector:
         look's scale (at most `search_max_side` wide), finds apart from `found`, weak peaks
         (from `search_weak_score`) included: for a throw whose count is known and some dice
         missing, a small die on a busy print is often a weak peak only at that size."""
+        return self._beside(self._search_look(photo), found)
+
+    def _search_scale(self, photo: Halvings) -> float:
+        """The scale of `search`'s pass over the whole photo."""
         s = self.settings
-        h, w = photo.photo.shape[:2]
-        scale = self.input_side / max(h, w)
-        zscale = min(s.search_scale * scale, s.search_max_side / max(h, w))
+        side = max(photo.photo.shape[:2])
+        return min(s.search_scale * self.input_side / side, s.search_max_side / side)
+
+    def _search_look(self, photo: Halvings) -> _Look:
+        """`search`'s pass over the whole photo, weak peaks included: made once per photo,
+        as the closer look may have made it already (`count_zoom_by_search`)."""
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
         net = self.searcher or self
+        s = self.settings
         weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
-        return self._beside(net._closer(photo, (0, 0, w, h), zscale, min_score=weak), found)
+        if (net, weak) not in photo.search_looks:
+            h, w = photo.photo.shape[:2]
+            photo.search_looks[net, weak] = net._closer(photo, (0, 0, w, h), self._search_scale(photo), min_score=weak)
+        look = photo.search_looks[net, weak]
+        assert isinstance(look, _Look)
+        return look
 
     def look_closer(self, photo: Halvings, found: Candidates, max_side: int) -> Candidates:
         """Boxes a closer look over the whole photo finds apart from `found`: enlarged so the
@@ -206,7 +222,8 @@ class DieDetector:
         return replace(look, wholes=np.clip(wholes, 0, bound).astype(np.float32),
                        whole_scores=peaks[big].astype(np.float32))
 
-    def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray, scale: float) -> _Look | None:
+    def _zoom_pass(self, photo: Halvings, boxes: np.ndarray, scores: np.ndarray, scale: float, *,
+                   by_search: bool = False) -> _Look | None:
         """A closer look when the dice came out small for the detector, else None.
 
         A phone held high over a big table shows each die at a few dozen pixels of a
@@ -214,6 +231,8 @@ class DieDetector:
         miss them. Such photos get a second pass over the part of the photo around the
         dice found (`zoom_margin` dice around them; the whole photo if none), enlarged so the typical die is about
         `zoom_target` detector pixels, the enlarged part at most `zoom_max_side` wide.
+        `by_search` (a count's search to come, `count_zoom_by_search` on): the search's own
+        pass, its strong peaks, wherever it sees the photo at least that close.
         """
         s = self.settings
         typical = typical_side(boxes, scores >= 0.5) * scale
@@ -228,7 +247,16 @@ class DieDetector:
         else:
             x0, y0, x1, y1 = 0, 0, w, h
         zscale = self._zoom_scale(typical if len(boxes) else None, scale, max(y1 - y0, x1 - x0), s.zoom_max_side)
-        return None if zscale is None else self._closer(photo, (x0, y0, x1, y1), zscale)
+        if zscale is None:
+            return None
+        if by_search and s.count_zoom_by_search and self.searcher is not None and self._search_scale(photo) >= zscale:
+            # A Catan pair's second die lies anywhere on the board, far from a window around
+            # the first: the search will pass over the whole photo for it, so that one pass
+            # serves both looks (C414: 11 of 12 such dev throws were searched anyway).
+            look = self._search_look(photo)
+            strong = look.scores >= self.searcher.min_score
+            return replace(look, boxes=look.boxes[strong], scores=look.scores[strong])
+        return self._closer(photo, (x0, y0, x1, y1), zscale)
 
     def _zoom_scale(self, typical: float | None, scale: float, side: int, max_side: float) -> float | None:
         """The scale a closer look enlarges to from the first look's `scale`: the typical die

@@ -21,6 +21,9 @@ class Halvings:
         #: Pixels the detector's passes over this photo have looked at so far: what its
         #: time goes with, and what an optional further look is budgeted against.
         self.looked = 0
+        #: The count's search passes over this photo, by network and weak-peak line, once
+        #: made: the detector's closer look may make one first and the search then reuses it.
+        self.search_looks: dict[tuple[object, float], object] = {}
 
     @property
     def photo(self) -> np.ndarray:

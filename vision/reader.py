@@ -188,7 +188,8 @@ class DiceReader:
         # One photo's halvings and readings for both looks: the search reads the first
         # look's boxes again with its own, and those crops need no second run of the network.
         photo, readings = Halvings(image), CropReadings()
-        found = self._candidates(image, photo, readings)
+        searching = search and self.settings.search_missing and count <= THROW_AT_MOST
+        found = self._candidates(image, photo, readings, count=count if searching else None)
         missing = count > self._dice_apart(found, count)
         if search and self.settings.search_missing:
             if missing and self.settings.count_look_by_dice:
@@ -331,11 +332,13 @@ class DiceReader:
         image = _as_bgr(image)
         return self._candidates(image, Halvings(image))
 
-    def _candidates(self, image: np.ndarray, photo: Halvings, readings: CropReadings | None = None) -> Candidates:
-        """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings` added to)."""
+    def _candidates(self, image: np.ndarray, photo: Halvings, readings: CropReadings | None = None, *,
+                    count: int | None = None) -> Candidates:
+        """`candidates` of a BGR `image` whose halvings are `photo` (its crops' `readings` added
+        to); `count`: a throw's count, told, where a search may follow (`DieDetector.find`)."""
         if min(image.shape[:2]) < 8:
             return Candidates.empty()
-        found = self._judged(image, photo, self.detector.find(photo), readings)
+        found = self._judged(image, photo, self.detector.find(photo, count=count), readings)
         if self.settings.zoom_by_dice and len(found):
             found = self._closer_by_dice(image, found, photo, readings)
         return found

@@ -54,7 +54,9 @@ class ReaderSettings:
     `search_weak_score` included (None: `weak_score`), and its new boxes read with the others before the count's
     likeliest are chosen; with `search_network`, that look is the models folder's search
     network's (`search.onnx`, stride 8: about half the detector's cost there) where it has
-    one. Read without that search (live frames, `read(..., search=False)`), with
+    one. With `count_zoom_by_search`, a throw (at most six dice) whose first pass boxes fewer
+    than its count gets that pass as its first look's closer look too, made once for both
+    (C414). Read without that search (live frames, `read(..., search=False)`), with
     `frame_look_max_side` (0: off) the whole photo is looked at once more enlarged so
     the typical die is `zoom_target` detector pixels (twice the first look where none was
     found), at most that many pixels a side. With `check_count_fill` and the whole-die check, the likeliest
@@ -151,6 +153,7 @@ class ReaderSettings:
     search_max_side: int = 1280
     search_weak_score: float | None = None
     search_network: bool = True
+    count_zoom_by_search: bool = True
     frame_look_max_side: int = 1024
     check_count_fill: bool = True
     count_fill_rounds: int = 3

@@ -191,9 +191,11 @@ def test_told_its_two_dice_a_die_boxed_twice_counts_once_and_the_other_die_is_fo
     photo, = roboflow_photos("dev", TWICE_BOXED)
     image = load_image(photo.path)
     count = len(photo.dice)
-    before = DiceReader(count_apart=False).read(image, count=count)
+    # Both looked closer at the window around the yellow die's boxes, as then: the search's
+    # pass as the closer look (C414) boxes that die once (test below).
+    before = DiceReader(count_apart=False, count_zoom_by_search=False).read(image, count=count)
     assert overlapping(before.boxes, 0.3).all()  # both boxes on the yellow die
-    after = DiceReader().read(image, count=count)
+    after = DiceReader(count_zoom_by_search=False).read(image, count=count)
     assert not overlapping(after.boxes, 0.3).any()
     pairs = paired(after.boxes, photo.dice.boxes)
     assert (pairs >= 0).all() and sorted(pairs) == list(range(count))
@@ -201,6 +203,18 @@ def test_told_its_two_dice_a_die_boxed_twice_counts_once_and_the_other_die_is_fo
     on_yellow = overlapping(np.concatenate([after.boxes, before.boxes]), 0.3)[: len(after)]
     assert (after.confidences[on_yellow] <= ASKED_AT_MOST).all()  # which box shows its top is not known
     _sure_is_right(after, photo)
+
+
+def test_told_its_two_dice_the_search_s_pass_boxes_the_yellow_die_once_and_finds_the_other(roboflow_photos) -> None:
+    """dice_318's first pass boxes fewer than its two dice, so the search's whole-photo pass is
+    its closer look (C414): it boxes the yellow die once and finds the red one, read exactly."""
+    photo, = roboflow_photos("dev", TWICE_BOXED)
+    dice = DiceReader().read(load_image(photo.path), count=len(photo.dice))
+    assert not overlapping(dice.boxes, 0.3).any()
+    pairs = paired(dice.boxes, photo.dice.boxes)
+    assert sorted(pairs) == list(range(len(photo.dice)))
+    assert (dice.values == photo.dice.values[pairs]).all()
+    _sure_is_right(dice, photo)
 
 
 def _sure_is_right(dice, photo) -> None:

@@ -126,6 +126,39 @@ def test_the_search_looks_at_the_whole_photo_at_its_scale_within_its_bound(width
     assert round(zscale * width) == wide
 
 
+@pytest.mark.parametrize("count", [3, 6])
+def test_told_more_dice_than_the_first_pass_boxes_the_search_s_one_pass_is_the_closer_look(count) -> None:
+    # C414: the board's first pass boxes fewer than `count`, so the search will pass over the
+    # whole photo anyway; that pass is the closer look too, and the window look is spared.
+    image, truth = board_throw(1280, 720)
+    windows: dict[bool, list[tuple[int, ...]]] = {}
+    for shared in (True, False):
+        reader = DiceReader(count_zoom_by_search=shared)
+        searcher = reader.detector.searcher
+        assert searcher is not None  # the shipped models have a search network
+        searches, closer = LookSpy(searcher), LookSpy(reader.detector)
+        searcher._closer, reader.detector._closer = searches, closer  # type: ignore[method-assign]
+        dice = reader.read(image, count=count)
+        assert score_photo(truth, dice).right == 2  # both dice, read right, either way
+        assert [window for window, _ in searches.looks] == [(0, 0, 1280, 720)]  # one search pass
+        windows[shared] = [tuple(int(v) for v in window) for window, _ in closer.looks]
+    first = windows[False][0]  # the first look's closer look, around the boxes it found
+    assert first not in windows[True]
+
+
+def test_without_a_count_or_a_search_the_first_look_is_its_own() -> None:
+    image, _ = board_throw(1280, 720)
+    looked = []
+    for shared in (True, False):
+        reader = DiceReader(count_zoom_by_search=shared)
+        spy = LookSpy(reader.detector)
+        reader.detector._closer = spy  # type: ignore[method-assign]
+        reader.read(image)
+        reader.read(image, count=6, search=False)  # a live frame's reading
+        looked.append([tuple(int(v) for v in window) for window, _ in spy.looks])
+    assert looked[0] == looked[1] and looked[0]
+
+
 def test_the_search_s_weak_peaks_start_where_asked() -> None:
     image, _ = board_throw(640, 480)
     photo = Halvings(image)
