@@ -70,7 +70,8 @@ class DieDetector:
         weak = _merge(boxes[~strong], scores[~strong])
         boxes, scores = _merge(boxes[strong], scores[strong])
         lone = not len(boxes)
-        zoomed = self._zoom_pass(photo, boxes, scores, scale, by_search=count is not None and len(boxes) < count)
+        by_search = count is not None and self.settings.count_zoom_by_search and len(boxes) < count
+        zoomed = self._zoom_pass(photo, boxes, scores, scale, by_search=by_search)
         if zoomed is not None:
             # The closer look wins where both passes saw a die: its boxes fit small dice better.
             boxes, scores = _merge(np.concatenate([boxes, zoomed.boxes]), np.concatenate([scores, zoomed.scores]),
@@ -231,8 +232,8 @@ class DieDetector:
         miss them. Such photos get a second pass over the part of the photo around the
         dice found (`zoom_margin` dice around them; the whole photo if none), enlarged so the typical die is about
         `zoom_target` detector pixels, the enlarged part at most `zoom_max_side` wide.
-        `by_search` (a count's search to come, `count_zoom_by_search` on): the search's own
-        pass, its strong peaks, wherever it sees the photo at least that close.
+        `by_search` (a count's search to come): the search's own pass, its strong peaks,
+        wherever it sees the photo at least that close.
         """
         s = self.settings
         typical = typical_side(boxes, scores >= 0.5) * scale
@@ -249,7 +250,7 @@ class DieDetector:
         zscale = self._zoom_scale(typical if len(boxes) else None, scale, max(y1 - y0, x1 - x0), s.zoom_max_side)
         if zscale is None:
             return None
-        if by_search and s.count_zoom_by_search and self.searcher is not None and self._search_scale(photo) >= zscale:
+        if by_search and self.searcher is not None and self._search_scale(photo) >= zscale:
             # A Catan pair's second die lies anywhere on the board, far from a window around
             # the first: the search will pass over the whole photo for it, so that one pass
             # serves both looks (C414: 11 of 12 such dev throws were searched anyway).

@@ -188,10 +188,10 @@ class DiceReader:
         # One photo's halvings and readings for both looks: the search reads the first
         # look's boxes again with its own, and those crops need no second run of the network.
         photo, readings = Halvings(image), CropReadings()
-        searching = search and self.settings.search_missing and count <= THROW_AT_MOST
-        found = self._candidates(image, photo, readings, count=count if searching else None)
+        searching = search and self.settings.search_missing
+        found = self._candidates(image, photo, readings, count=count if searching and count <= THROW_AT_MOST else None)
         missing = count > self._dice_apart(found, count)
-        if search and self.settings.search_missing:
+        if searching:
             if missing and self.settings.count_look_by_dice:
                 found = self._closer_by_dice(image, found, photo, readings, short=True)
                 missing = count > self._dice_apart(found, count)
