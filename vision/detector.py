@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -28,13 +29,23 @@ class DieDetector:
         self.input_side = int(metadata(session, "input_side", 512))
         self.stride = int(metadata(session, "stride", 4))
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
-        self.min_score = settings.min_score if settings.min_score is not None else metadata(session, "min_score", 0.3)
-        self.weak_score = self.min_score if settings.weak_score is None else min(settings.weak_score, self.min_score)
-        self.settings = settings
+        self._stored_min_score = metadata(session, "min_score", 0.3)
+        self._use(settings)
         #: Whether the network also boxes whole dice (top and side faces: 8 output channels).
         self.boxes_whole_dice = session.get_outputs()[0].shape[1] == 8
         #: Whether it knows, at every cell, the edges of the whole die there (9 output channels).
         self.knows_die_sides = session.get_outputs()[0].shape[1] == 9
+
+    def _use(self, settings: ReaderSettings) -> None:
+        self.settings = settings
+        self.min_score = settings.min_score if settings.min_score is not None else self._stored_min_score
+        self.weak_score = self.min_score if settings.weak_score is None else min(settings.weak_score, self.min_score)
+
+    def but(self, settings: ReaderSettings) -> DieDetector:
+        """This detector, its network and searcher shared, with other `settings`."""
+        other = copy.copy(self)
+        other._use(settings)
+        return other
 
     def find(self, photo: Halvings, *, count: int | None = None) -> Candidates:
         """Top-face boxes in the photo's pixels with their peaks (`lone` where they came only
@@ -78,7 +89,7 @@ class DieDetector:
                                    priority=np.r_[np.zeros(len(boxes)), np.ones(len(zoomed.boxes))])
             passes.append(zoomed)
         # Weak peaks come last and only apart from every strong box, which stay as they were.
-        apart = apart_from(weak[0], boxes)
+        apart = self._few_faint(weak[1], apart_from(weak[0], boxes))
         boxes = np.concatenate([boxes, weak[0][apart]])
         return Candidates.found(boxes, np.concatenate([scores, weak[1][apart]]), lone=lone and zoomed is not None,
                                 die_boxes=self._whole_dice(boxes, passes))
@@ -165,8 +176,18 @@ class DieDetector:
     def _beside(self, look: _Look, found: Candidates) -> Candidates:
         """The boxes of a second `look` (merged) apart from `found`, with the whole dice they lie on."""
         boxes, scores = _merge(look.boxes, look.scores)
-        apart = apart_from(boxes, found.boxes)
+        apart = self._few_faint(scores, apart_from(boxes, found.boxes))
         return Candidates.found(boxes[apart], scores[apart], die_boxes=self._whole_dice(boxes[apart], [look]))
+
+    def _few_faint(self, scores: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """`keep` (booleans) with all but the `faint_at_most` strongest kept peaks under
+        `faint_below` left out: a board's print has dozens of faint peaks."""
+        if self.settings.faint_below is None:
+            return keep
+        faint = np.flatnonzero(keep & (scores < self.settings.faint_below))
+        keep = keep.copy()
+        keep[faint[np.argsort(-scores[faint], kind="stable")[self.settings.faint_at_most:]]] = False
+        return keep
 
     def _peak_dice(self, boxes: np.ndarray, passes: list[_Look]) -> np.ndarray | None:
         """The whole die each box lies on (NaN rows where none), from the passes' whole-die

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import cv2
@@ -69,8 +70,17 @@ class FaceReader:
         self.crop_scale = metadata(session, "crop_scale", 1.35)
         self.crop_size = int(metadata(session, "crop_size", 48))
         self.not_a_die = int(metadata(session, "not_a_die_class", 6))
+        self._use(settings)
+
+    def _use(self, settings: ReaderSettings) -> None:
         self.settings = settings
         self.doubt_views = DOUBT_VIEWS if settings.colours else SAME_FACE
+
+    def but(self, settings: ReaderSettings) -> FaceReader:
+        """This reader, its network shared, with other `settings`."""
+        other = copy.copy(self)
+        other._use(settings)
+        return other
 
     def read(self, photo: Halvings, found: Candidates, *, readings: CropReadings | None = None) -> Candidates:
         """`found` with what each box shows: values, how surely, whether it is a die at all, its size.
@@ -99,6 +109,12 @@ class FaceReader:
             probs[small] = self._classified(crops[small], regrown, readings)
         # Only the final crops get a second look: most doubtful first crops are the small ones.
         likely = (1.0 - probs[:, self.not_a_die]) * found.scores
+        s = self.settings
+        if s.faint_below is not None:
+            # Such a weak peak is a die only where read plainly: one read too doubtful for the
+            # rules to keep it (`weak_rescue`, else `weak_sure`) is read once.
+            keeps_from = s.weak_sure if s.weak_rescue is None else min(s.weak_rescue, s.weak_sure)
+            likely[(found.scores < s.faint_below) & (probs[:, : self.not_a_die].max(axis=1) < keeps_from)] = -1.0
         probs, views = self.second_look(crops, probs, priority=likely, keys=keys, readings=readings)
         values, held = self.values_held(probs, views)
         return Candidates(boxes, found.scores, values, held, probs[:, : self.not_a_die].max(axis=1),
@@ -172,13 +188,14 @@ class FaceReader:
         holds. Clear crops are read once, so a photo of thirty clear dice costs one read of
         each, and so is a crop read as "not a die" with `views_below_not_a_die` or more, or
         likelier "not a die" than any face (unless `views_when_likeliest_no_die`). At
-        most `max_second_looks` crops get more reads, highest `priority` first. With `readings`
-        (and each crop's `keys`), the views of a crop already looked at are not read again.
+        most `max_second_looks` crops get more reads, highest `priority` first (a negative one:
+        none). With `readings` (and each crop's `keys`), the views of a crop already looked at
+        are not read again.
         """
         s = self.settings
         top = probs.max(axis=1)
-        looked = np.ones(len(probs), bool)
-        if priority is not None and len(probs) > s.max_second_looks:
+        looked = np.ones(len(probs), bool) if priority is None else priority >= 0
+        if priority is not None and looked.sum() > s.max_second_looks:
             looked[:] = False
             looked[np.argsort(-priority, kind="stable")[: int(s.max_second_looks)]] = True
         # A crop read plainly as no die (a board's token, its print) keeps that reading in

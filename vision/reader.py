@@ -11,6 +11,7 @@ from low down, decoys and dominoes).
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import replace
 from importlib import resources
@@ -115,6 +116,17 @@ class DiceReader:
         self.side_check = WholeDieCheck(session(sides, threads)) if sides.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None
 
+    def uncounted_reader(self) -> DiceReader:
+        """The reader of photos without a count: this one with the settings' `uncounted` lines
+        for its detector, rules and face reader (the second opinions keep theirs), its networks
+        shared; itself where those lines are its own."""
+        settings = self.settings.uncounted()
+        if settings == self.settings:
+            return self
+        other = copy.copy(self)
+        other.settings, other.detector, other.face = settings, self.detector.but(settings), self.face.but(settings)
+        return other
+
     @property
     def min_score(self) -> float:
         """The detector's peak threshold in use (the file's own unless set)."""
@@ -149,7 +161,11 @@ class DiceReader:
         where the rules keep a throw's 1-6 dice in a photo of at most `free_look_side` pixels,
         what one more look at the photo's own size finds beside them, its dice `asked` (the
         first look shrinks such a photo, and a throw's second die is often small enough for it
-        to miss; without a count nothing else would tell it is there)."""
+        to miss; without a count nothing else would tell it is there). Read with the
+        settings' `uncounted` lines (`uncounted_reader`)."""
+        free = self.uncounted_reader()
+        if free is not self:
+            return free.uncounted(image)
         side = self.settings.free_look_side
         if side is None:
             return self.candidates(image)

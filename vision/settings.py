@@ -16,9 +16,16 @@ class ReaderSettings:
     Detection: `min_score` is the detector's peak threshold (None: the one stored in the
     detector file, chosen for that network); a weak peak, from `weak_score` up to
     `min_score`, is read too and kept only when the reader's top probability for it is at
-    least `weak_sure` (`weak_score` None: no weak peaks). A photo whose dice come out under
-    `zoom_below` detector pixels gets a closer look enlarged to about `zoom_target`
-    detector pixels a die, at most `zoom_max_side` pixels wide (0 turns it off), over the
+    least `weak_sure` (`weak_score` None: no weak peaks). Read without a count, weak peaks start
+    at `free_weak_score` (None: as told) and are kept only when read at `free_weak_sure` or more:
+    told a count, the search finds a Catan pair's small second die; without one, only a fainter
+    peak read plainly does (C421: models/HISTORY.md). Peaks under `faint_below` (None: none; a
+    read without a count sets it to `weak_score`) are faint: at most `faint_at_most` of them, the
+    strongest, are read, and one read too doubtful for the rules to keep gets none of the second
+    looks below (faint peaks are mostly a board's print: read all with their views, they cost a
+    heap 15 ms). A photo whose dice come out under `zoom_below` detector pixels gets a closer
+    look enlarged to about `zoom_target` detector pixels a die, at most `zoom_max_side` pixels
+    wide (0 turns it off), over the
     part of the photo within `zoom_margin` typical dice of those found (inf: all of it); where the
     first look found nothing at all, the whole photo is looked at twice as close (unless
     `zoom_when_empty` is off) and the dice of that look are kept only when read at
@@ -127,6 +134,10 @@ class ReaderSettings:
     min_score: float | None = None
     weak_score: float | None = 0.3
     weak_sure: float = 0.8
+    free_weak_score: float | None = 0.2
+    free_weak_sure: float = 0.9
+    faint_below: float | None = None
+    faint_at_most: int = 8
     free_look_side: int | None = 640
     free_look_budget: float | None = 4.0
     zoom_below: float = 24.0
@@ -182,6 +193,13 @@ class ReaderSettings:
     side_passes: float | None = 0.5
     side_drops: float | None = 0.95
     low_confidence: float = UNSURE_BELOW
+
+    def uncounted(self) -> ReaderSettings:
+        """These settings as a read without a count uses them: its weak peaks' lines."""
+        if self.free_weak_score is None or self.weak_score is None or self.free_weak_score >= self.weak_score:
+            return self
+        return self.but(weak_score=self.free_weak_score, faint_below=self.weak_score,
+                        weak_sure=max(self.weak_sure, self.free_weak_sure))
 
     def but(self, **changes: Any) -> ReaderSettings:
         """These settings with `changes`; `ValueError` naming an unknown setting."""

@@ -237,9 +237,10 @@ def test_a_face_read_twice_with_its_readings_goes_to_the_network_once(reader) ->
 
 def test_a_die_much_smaller_than_the_tokens_gets_a_closer_look_of_its_own(reader) -> None:
     """At 12 MP the board's closer look is sized by its tokens and finds one die; the look
-    sized by that die (`zoom_by_dice`) finds the other, without the count's search."""
+    sized by that die (`zoom_by_dice`) finds the other, without the count's search. (The
+    first look's faint peaks find it too, C421: they are off in the reader without the look.)"""
     image, truth = board_throw(4032, 3024)
-    assert score_photo(truth, DiceReader(zoom_by_dice=False).read(image)).right == 1
+    assert score_photo(truth, DiceReader(zoom_by_dice=False, free_weak_score=None).read(image)).right == 1
     assert score_photo(truth, reader.read(image)).right == 2
 
 
