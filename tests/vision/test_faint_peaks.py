@@ -69,7 +69,8 @@ def test_a_read_without_a_count_uses_its_own_lines(changes, weak_score, weak_sur
     assert (settings.weak_score, settings.weak_sure, settings.faint_below) == (weak_score, weak_sure, faint_below)
 
 
-def test_a_faint_crop_too_doubtful_to_keep_gets_no_second_look(reader, roboflow_photos):
+def test_a_crop_of_negative_priority_gets_no_second_look(reader, roboflow_photos):
+    """How `FaceReader.read` keeps a faint crop too doubtful to be kept from its views."""
     (photo,) = roboflow_photos("dev", FAINT_PAIRS[0])
     crops = reader.face.crops(load_image(photo.path), np.repeat(photo.dice.boxes[:1], 2, axis=0))
     doubtful = np.full((2, 7), 0.05, np.float32)
