@@ -1,7 +1,7 @@
 """Read rendered throws that no training run has seen, and score them by the datasets' rule.
 
     python benchmarks/rendered_scenes.py [--scenes 300] [--seed A,B] [--models DIR] [--option NAME=VALUE ...]
-        [--by-tilt] [--upright] [--clutter SHARE] [--dice] [--json]
+        [--by-tilt] [--upright] [--clutter SHARE] [--objects {table,grid,both}] [--dice] [--json]
 
 The renderer (`training/synth*.py`) draws throws the shared photos lack: oblique views up
 to 55 degrees (far dice look smaller), dice of every colour and material, touching and
@@ -19,8 +19,10 @@ takes them (the table's far side at the photo's top), as players' photos come.
 `--clutter 1` puts every throw on a game table's clutter (printed cloths and boards, number
 tokens, pieces, cards, numeral dice, tray hardware: `training.render.clutter`) and counts
 the boxes reported on those decoys, and how many of them sure, by kind of decoy (each box
-goes to the smallest decoy holding its centre); `--dice` tells the reader how many dice
-each throw has.
+goes to the smallest decoy holding its centre); `--objects grid` lays other things on those
+tables instead (keypads, toy bricks, buttons, coins: `training.render.grid_objects`), things
+made of rows of round marks that training's tables never held; `--dice` tells the reader how
+many dice each throw has.
 """
 
 from __future__ import annotations
@@ -51,12 +53,13 @@ TILT_BANDS = (0, 10, 25, 40, 55)  # degrees; the renderer tilts the camera from 
 
 
 def rendered(seed: str, count: int, *, upright: bool = False,
-             clutter: float = 0.0) -> Iterator[tuple[Sample, np.ndarray]]:
+             clutter: float = 0.0, objects: str = "table") -> Iterator[tuple[Sample, np.ndarray]]:
     """`count` scenes drawn from `seed` ("A,B"), each with its mask of readable dice;
     `upright`: taken with the phone held upright; `clutter`: the share on a cluttered game
-    table. Exits with a message if the renderer is not installed.
+    table, with `objects` on it (`training.render.objects.OBJECT_SETS`). Exits with a message
+    if the renderer is not installed.
     """
-    draw = synth_scene_source(upright=upright, clutter=clutter)
+    draw = synth_scene_source(upright=upright, clutter=clutter, objects=objects)
     if draw is None:
         sys.exit("the renderer (training/synth.py) is not installed")
     rng = np.random.default_rng([int(part) for part in seed.split(",")])
@@ -130,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="the phone held upright (the table's far side at the photo's top), not turned any way")
     p.add_argument("--clutter", type=float, default=0.0, metavar="SHARE",
                    help="share of throws on a cluttered game table (default 0: the plain tables)")
+    p.add_argument("--objects", choices=("table", "grid", "both"), default="table",
+                   help="what lies on a cluttered table (default: training's tables' things)")
     p.add_argument("--dice", action="store_true", help="tell the reader how many dice each throw has")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
@@ -138,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     scores, tilts, on_dice, marked = [], [], 0, np.zeros(2, np.int64)
     fooled: Counter[tuple[str, bool]] = Counter()
     shown: Counter[str] = Counter()
-    for s, readable in rendered(args.seed, args.scenes, upright=args.upright, clutter=args.clutter):
+    for s, readable in rendered(args.seed, args.scenes, upright=args.upright, clutter=args.clutter,
+                                objects=args.objects):
         assert s.boxes is not None and s.tilt_deg is not None  # a rendered scene knows both
         score, extra_on_dice, unsure, on_decoys = score_scene(
             reader, s.image, s.boxes, s.values, readable, s.die_boxes, decoys=s.decoys, decoy_kinds=s.decoy_kinds,
@@ -155,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     bands = by_tilt(scores, tilts) if args.by_tilt else {}
     if args.json:
         print(json.dumps({"scenes": args.scenes, "options": options, **result.to_dict(),
-                          "clutter": args.clutter, "count_given": args.dice,
+                          "clutter": args.clutter, "objects": args.objects, "count_given": args.dice,
                           "extra_boxes_on_dice": on_dice, "boxes_on_decoys": on_decoys_total,
                           "decoys_by_kind": kinds,
                           "mistakes_unsure": int(marked[0]), "right_unsure": int(marked[1]),

@@ -41,3 +41,12 @@ def test_by_kind_counts_every_kind_shown_even_those_never_boxed() -> None:
     assert list(table) == ["eyes", "token", "card"]  # most shown first
     assert table["token"] == {"shown": 10, "boxes": 3, "sure": 2}
     assert table["card"] == {"shown": 3, "boxes": 0, "sure": 0}
+
+
+def test_grid_tables_carry_grid_things_and_the_default_tables_none() -> None:
+    grid = {"keypad", "bricks", "button", "coin"}
+    kinds = {k for s, _ in rendered_scenes.rendered("8080,9", 8, upright=True, clutter=1.0, objects="grid")
+             for k in s.decoy_kinds or ()}
+    plain = {k for s, _ in rendered_scenes.rendered("8080,9", 8, upright=True, clutter=1.0)
+             for k in s.decoy_kinds or ()}
+    assert kinds & grid and not plain & grid

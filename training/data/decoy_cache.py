@@ -33,6 +33,7 @@ import numpy as np
 
 from dicecam.training.data import caches
 from dicecam.training.data.reader_crops import decoy_crop
+from dicecam.training.render.objects import OBJECT_SETS
 from dicecam.training.render.scene import render_scene
 
 #: Stored side of each window (the reader's crops are cut from it with room to turn).
@@ -44,14 +45,16 @@ SEED = 35
 
 
 def build(scenes: int, *, seed: int = SEED, upright: bool = True, path: Path | None = None,
-          models: Path | None = None) -> Path:
-    """Render `scenes` cluttered scenes and store windows on their decoys, with kinds, to `path`;
-    with `models`, only those its reader takes for a die (`mined` in the file)."""
+          models: Path | None = None, objects: str = "table") -> Path:
+    """Render `scenes` cluttered scenes with `objects` on their tables
+    (`training.render.objects.OBJECT_SETS`) and store windows on their decoys, with kinds, to
+    `path`; with `models`, only those its reader takes for a die (`mined` in the file)."""
+    things = OBJECT_SETS[objects]
     rng = np.random.default_rng(seed)
     images: list[np.ndarray] = []
     kinds: list[str] = []
     for i in range(scenes):
-        scene = render_scene(rng, upright=upright, clutter=1.0)
+        scene = render_scene(rng, upright=upright, clutter=1.0, objects=things)
         dice = np.array([d.top_box for d in scene.dice], np.float32).reshape(-1, 4)
         boxes = np.array(scene.decoys, np.float32).reshape(-1, 4)
         for kind in sorted(set(scene.decoy_kinds)):
@@ -95,10 +98,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--any-way", action="store_true",
                    help="scenes turned any way, not as an upright phone takes them")
+    p.add_argument("--objects", choices=("table", "grid", "both"), default="table",
+                   help="what lies on the tables (training.render.objects; default: clutter.OBJECTS)")
+    p.add_argument("--out", type=Path, default=None, help=f"where to write (default {caches.DECOYS})")
     p.add_argument("--models", type=Path, default=None, metavar="DIR",
                    help="keep only the windows this folder's reader takes for a die (mined)")
     args = p.parse_args(argv)
-    path = build(args.scenes, seed=args.seed, upright=not args.any_way, models=args.models)
+    path = build(args.scenes, seed=args.seed, upright=not args.any_way, models=args.models, objects=args.objects,
+                 path=args.out)
     with np.load(path) as saved:
         kinds, counts = np.unique(saved["kinds"], return_counts=True)
     print(f"{counts.sum()} decoys -> {path}: " + ", ".join(f"{k} {c}" for k, c in zip(kinds, counts)))

@@ -22,20 +22,23 @@ def real_samples(sets: tuple[str, ...], split: str = "train", *, holdout: float 
     return out
 
 
-def synth_scene_source(*, upright: bool = False, steep: bool = False, clutter: float = 0.0
-                       ) -> Callable[[np.random.Generator], Sample] | None:
+def synth_scene_source(*, upright: bool = False, steep: bool = False, clutter: float = 0.0,
+                       objects: str = "table") -> Callable[[np.random.Generator], Sample] | None:
     """A function rendering one synthetic photo as a `Sample`, or None if the renderer is missing.
 
     `upright`: photos as a phone held upright takes them; `steep`: steep views more often;
-    `clutter`: the share of scenes on a cluttered game table (`training.render.scene.render_scene`).
+    `clutter`: the share of scenes on a cluttered game table (`training.render.scene.render_scene`);
+    `objects`: what lies on it (`training.render.objects.OBJECT_SETS`).
     """
     try:
+        from dicecam.training.render.objects import OBJECT_SETS
         from dicecam.training.render.scene import render_scene
     except ImportError:
         return None
+    things = OBJECT_SETS[objects]
 
     def draw(rng: np.random.Generator) -> Sample:
-        scene = render_scene(rng, upright=upright, steep=steep, clutter=clutter)
+        scene = render_scene(rng, upright=upright, steep=steep, clutter=clutter, objects=things)
         boxes = np.array([d.top_box for d in scene.dice], np.float32).reshape(-1, 4)
         values = np.array([d.value for d in scene.dice], np.int64)
         die_boxes = np.array([d.die_box for d in scene.dice], np.float32).reshape(-1, 4)

@@ -12,7 +12,7 @@ rendered benchmark can say which kinds still pass for dice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -519,14 +519,21 @@ OBJECTS: dict[str, tuple[Callable[..., Box], float]] = {
 }
 
 
-def add_objects(rng: np.random.Generator, img: np.ndarray, ppd: float, *, count: int) -> list[Decoy]:
-    """Paint `count` random `OBJECTS` into `img` in place; their boxes (texture pixels) and kinds."""
+#: A table of things to draw: kind -> (painter, how often).
+Objects = Mapping[str, tuple[Callable[..., Box], float]]
+
+
+def add_objects(rng: np.random.Generator, img: np.ndarray, ppd: float, *, count: int,
+                objects: Objects | None = None) -> list[Decoy]:
+    """Paint `count` random `objects` (default `OBJECTS`) into `img` in place; their boxes
+    (texture pixels) and kinds."""
     h, w = img.shape[:2]
-    names = list(OBJECTS)
-    p = np.array([OBJECTS[n][1] for n in names])
+    objects = OBJECTS if objects is None else objects
+    names = list(objects)
+    p = np.array([objects[n][1] for n in names])
     decoys: list[Decoy] = []
     for _ in range(count):
         name = names[rng.choice(len(names), p=p / p.sum())]
         c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
-        decoys.append(Decoy(OBJECTS[name][0](rng, img, c, ppd), name))
+        decoys.append(Decoy(objects[name][0](rng, img, c, ppd), name))
     return decoys

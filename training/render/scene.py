@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from dicecam.training.render.clutter import Decoy, add_objects, cluttered_surface
+from dicecam.training.render.clutter import Decoy, Objects, add_objects, cluttered_surface
 from dicecam.training.render.dice import (
     NORMALS,
     Camera,
@@ -80,6 +80,7 @@ def render_scene(
     upright: bool = False,
     steep: bool = False,
     clutter: float = 0.0,
+    objects: Objects | None = None,
 ) -> Scene:
     """Render one random photo of dice on a table.
 
@@ -95,6 +96,7 @@ def render_scene(
     unchanged by it. ``clutter`` is the share of scenes on a game table's clutter
     (`render.clutter`): printed cloths and boards, tokens, pieces and other dice, whose
     boxes come back as the scene's ``decoys``; 0 draws exactly what it drew before.
+    ``objects`` are the things such a table has lying on it (default `clutter.OBJECTS`).
     """
     w, h = size if size is not None else _phone_size(rng)
     n = int(n_dice) if n_dice is not None else _dice_count(rng)
@@ -115,7 +117,7 @@ def render_scene(
     if len(backgrounds) and not clean and rng.random() < photo_share:
         canvas = photo_surface(rng, backgrounds, h, w).astype(np.float32)
     else:
-        canvas, decoys = _table(rng, cam, w, h, s_px / cam.f, clean, cluttered=cluttered)
+        canvas, decoys = _table(rng, cam, w, h, s_px / cam.f, clean, cluttered=cluttered, objects=objects)
     others = int(rng.integers(1, 4)) if cluttered and rng.random() < 0.35 else 0
     placed = _layout(rng, cam, w, h, n + others, s_px / cam.f, clean=clean)
     dice, fakes = placed[:n], [_numeral(rng, d) for d in placed[n:]]
@@ -332,10 +334,11 @@ def _materials(rng: np.random.Generator, clean: bool) -> list[Material]:
 
 
 def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, clean: bool, *,
-           cluttered: bool = False) -> tuple[np.ndarray, list[Decoy]]:
+           cluttered: bool = False, objects: Objects | None = None) -> tuple[np.ndarray, list[Decoy]]:
     """The table surface as the camera sees it, float32 BGR (h, w, 3), and the boxes of its decoys.
 
-    `cluttered`: a game table's printed surface (half the time) and things lying on it.
+    `cluttered`: a game table's printed surface (half the time) and things lying on it
+    (`objects`, default `clutter.OBJECTS`).
     """
     if clean:
         canvas = np.empty((h, w, 3), np.float32)
@@ -359,7 +362,7 @@ def _table(rng: np.random.Generator, cam: Camera, w: int, h: int, die: float, cl
         tex = random_surface(rng, int(th), int(tw), ppd)
     add_clutter(rng, tex, ppd, count=int(rng.poisson(0.7)))
     if cluttered:
-        found += add_objects(rng, tex, ppd, count=int(rng.integers(1, 12)))
+        found += add_objects(rng, tex, ppd, count=int(rng.integers(1, 12)), objects=objects)
     a = np.eye(3)
     a[:2, :2] = rot / ppu
     a[:2, 2] = rot @ q0
