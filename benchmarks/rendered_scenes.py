@@ -1,7 +1,7 @@
 """Read rendered throws that no training run has seen, and score them by the datasets' rule.
 
     python benchmarks/rendered_scenes.py [--scenes 300] [--seed A,B] [--models DIR] [--option NAME=VALUE ...]
-        [--by-tilt] [--upright] [--clutter SHARE] [--objects {table,grid,both}] [--dice] [--json]
+        [--by-tilt] [--upright] [--clutter SHARE] [--objects {table,grid,both,tiles}] [--dice] [--json]
 
 The renderer (`training/synth*.py`) draws throws the shared photos lack: oblique views up
 to 55 degrees (far dice look smaller), dice of every colour and material, touching and
@@ -41,6 +41,7 @@ from reader_options import reader_options, reader_settings
 from dicecam.training.calibrate import right_readings
 from dicecam.training.data.photos import Sample
 from dicecam.training.data.sources import synth_scene_source
+from dicecam.training.render.objects import OBJECT_SETS
 from dicecam.vision.boxes import centres, inside
 from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import Score, match_boxes, score_photo, total, unsure_counts
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="the phone held upright (the table's far side at the photo's top), not turned any way")
     p.add_argument("--clutter", type=float, default=0.0, metavar="SHARE",
                    help="share of throws on a cluttered game table (default 0: the plain tables)")
-    p.add_argument("--objects", choices=("table", "grid", "both"), default="table",
+    p.add_argument("--objects", choices=tuple(OBJECT_SETS), default="table",
                    help="what lies on a cluttered table (default: training's tables' things)")
     p.add_argument("--dice", action="store_true", help="tell the reader how many dice each throw has")
     p.add_argument("--json", action="store_true")

@@ -1,4 +1,5 @@
-"""Keypads, toy bricks, buttons and coins: things of round marks the renderer lays on a table."""
+"""Keypads, toy bricks, buttons, coins, tiles and chips: pieces the renderer lays on a table
+that a pip reader may take for a die's face."""
 
 from __future__ import annotations
 
@@ -7,23 +8,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicecam.training.render import clutter, grid_objects
+from dicecam.training.render import clutter, grid_objects, tiles
 from dicecam.training.render.objects import OBJECT_SETS
 from dicecam.training.render.scene import render_scene
 
+PIECES = grid_objects.GRID_OBJECTS | tiles.TILE_OBJECTS
 
-@pytest.mark.parametrize("kind", sorted(grid_objects.GRID_OBJECTS))
+
+@pytest.mark.parametrize("kind", sorted(PIECES))
 @given(seed=st.integers(0, 2**32 - 1), ppd=st.floats(12.0, 60.0))
-@settings(max_examples=25, deadline=None)
-def test_each_grid_thing_is_painted_where_its_box_says(kind, seed, ppd) -> None:
+@settings(max_examples=60, deadline=None)
+def test_each_piece_is_painted_where_its_box_says(kind, seed, ppd) -> None:
     img = np.full((400, 400, 3), 128, np.uint8)
-    box = grid_objects.GRID_OBJECTS[kind][0](np.random.default_rng(seed), img, (200.0, 200.0), ppd)
+    box = PIECES[kind][0](np.random.default_rng(seed), img, (200.0, 200.0), ppd)
     x0, y0, x1, y1 = (round(v) for v in box)
     assert x1 > x0 and y1 > y0
     changed = np.abs(img.astype(int) - 128).sum(axis=2) > 0
     assert changed[max(y0, 0):y1, max(x0, 0):x1].any()
-    # The box frames a die-sized block of marks, not a whole remote or a table's width.
-    assert max(x1 - x0, y1 - y0) <= 2.0 * ppd
+    # The box frames a die-sized block of marks (a 2x4 brick's studs, turned: at most 2.1 die
+    # edges), not a whole remote or a table's width; one pixel for the rounding.
+    assert max(x1 - x0, y1 - y0) <= 2.1 * ppd + 1
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -36,14 +40,21 @@ def test_a_keypad_box_frames_a_block_of_its_keys(seed) -> None:
     assert body.std() > 10  # keys on a body, not one flat colour
 
 
-def test_the_object_sets_name_the_table_s_things_the_grid_things_and_both() -> None:
-    assert OBJECT_SETS["table"] is clutter.OBJECTS
-    assert set(OBJECT_SETS["grid"]) == set(grid_objects.GRID_OBJECTS)
-    both = OBJECT_SETS["both"]
-    assert set(both) == set(clutter.OBJECTS) | set(grid_objects.GRID_OBJECTS)
-    weights = {k: w for k, (_, w) in both.items()}
+@pytest.mark.parametrize(("name", "shares"), [
+    ("both", {"table": 2 / 3, "grid": 1 / 3}),
+    ("all", {"table": 1 / 2, "grid": 1 / 4, "tiles": 1 / 4}),
+])
+def test_a_mixed_set_draws_each_table_its_share(name, shares) -> None:
+    assert OBJECT_SETS["table"] is clutter.OBJECTS and OBJECT_SETS["grid"] is grid_objects.GRID_OBJECTS
+    mixed = OBJECT_SETS[name]
+    assert set(mixed) == set().union(*(OBJECT_SETS[t] for t in shares))
+    weights = {k: w for k, (_, w) in mixed.items()}
     assert sum(weights.values()) == pytest.approx(1.0)
-    assert sum(weights[k] for k in grid_objects.GRID_OBJECTS) == pytest.approx(1 / 3)
+    for table, share in shares.items():
+        assert sum(weights[k] for k in OBJECT_SETS[table]) == pytest.approx(share)
+        inner = {k: w for k, (_, w) in OBJECT_SETS[table].items()}
+        for k in inner:  # each table's own mix kept inside its share
+            assert weights[k] / share == pytest.approx(inner[k] / sum(inner.values()))
 
 
 def test_the_default_table_draws_what_it_always_drew() -> None:

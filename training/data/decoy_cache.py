@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument("--any-way", action="store_true",
                    help="scenes turned any way, not as an upright phone takes them")
-    p.add_argument("--objects", choices=("table", "grid", "both"), default="table",
+    p.add_argument("--objects", choices=tuple(OBJECT_SETS), default="table",
                    help="what lies on the tables (training.render.objects; default: clutter.OBJECTS)")
     p.add_argument("--out", type=Path, default=None, help=f"where to write (default {caches.DECOYS})")
     p.add_argument("--models", type=Path, default=None, metavar="DIR",
