@@ -99,10 +99,12 @@ def decoys_asked(image: np.ndarray, dice: Dice, *, decoy_reader: CropReader | No
     """`dice` of a throw (at most `THROW_AT_MOST`) with each sure die that `decoy_reader` reads
     as "not a die" at `decoy_asks` or more (a die read 1: at `decoy_asks_one`) asked: the
     reader that read it has seen few numeral dice, tokens and dominoes; one taught thousands
-    of them is a second opinion on whether it is a die at all (C341, C347). Values and boxes
-    stay as read."""
+    of them is a second opinion on whether it is a die at all (C341, C347). With
+    `decoy_asks_any_read`, a read of more dice too, at `decoy_asks` (C424c): a keypad's keys or
+    a toy brick's studs are boxed as several dice. Values and boxes stay as read."""
     s = settings
-    if s.decoy_asks is None or decoy_reader is None or not 1 <= len(dice) <= THROW_AT_MOST:
+    throw = 1 <= len(dice) <= THROW_AT_MOST
+    if s.decoy_asks is None or decoy_reader is None or not len(dice) or not (throw or s.decoy_asks_any_read):
         return dice
     sure = np.flatnonzero(dice.confidences >= s.low_confidence)
     if not len(sure):
@@ -110,7 +112,8 @@ def decoys_asked(image: np.ndarray, dice: Dice, *, decoy_reader: CropReader | No
     no_die = decoy_reader.classify(decoy_reader.crops(image, dice.boxes[sure]))[:, decoy_reader.not_a_die]
     # A 1 is one central mark, as a numeral die's digit or a token's hole is; no real
     # sure 1 held out of the decoy reader's teaching came near its own line (C347).
-    ones = s.decoy_asks if s.decoy_asks_one is None else min(s.decoy_asks, s.decoy_asks_one)
+    # Its line for 1s was chosen on throws; a heap's many small 1s are asked at the common line.
+    ones = s.decoy_asks if s.decoy_asks_one is None or not throw else min(s.decoy_asks, s.decoy_asks_one)
     asked = np.zeros(len(dice), bool)
     asked[sure] = no_die >= np.where(dice.values[sure] == 1, ones, s.decoy_asks)
     if not asked.any():

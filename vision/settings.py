@@ -110,8 +110,10 @@ class ReaderSettings:
     where it says "not a die" with probability `decoy_asks` or more (None: off; a folder
     without it asks none), the die is asked, its value and box kept (C341). A die read 1 is
     asked from `decoy_asks_one` (None: as the others): a numeral die's digit or a token's
-    hole is one central mark, and most sure decoys are read 1 (C347). Each sure die of any
-    read that the models folder's domino check (`domino_check.onnx`) gives `domino_asks` or
+    hole is one central mark, and most sure decoys are read 1 (C347). With
+    `decoy_asks_any_read` reads of more dice than a throw's six are asked about too, at
+    `decoy_asks` alone: a keypad's or a toy brick's marks add boxes past six (C424c). Each
+    sure die of any read that the models folder's domino check (`domino_check.onnx`) gives `domino_asks` or
     more (None: off) of being half a domino is asked too: only a crop wide enough to show a
     domino's other half tells it from a die (C355). Told a count where the rules keep more
     boxes than it, the kept boxes the check gives `domino_passes` or more (None: off), and
@@ -185,6 +187,7 @@ class ReaderSettings:
     top_look_view: float | None = 0.7
     decoy_asks: float | None = 0.95
     decoy_asks_one: float | None = 0.7
+    decoy_asks_any_read: bool = True
     domino_asks: float | None = 0.95
     domino_passes: float | None = 0.5
     domino_drops: float | None = 0.99

@@ -109,10 +109,22 @@ def test_a_missing_network_asks_nothing(step) -> None:
 def test_unsure_dice_and_heaps_are_not_asked_again() -> None:
     check = _Always(1.0)
     heap = _row(THROW_AT_MOST + 1)
-    assert asks.decoys_asked(IMAGE, heap, decoy_reader=check, settings=ReaderSettings()) is heap
+    throws_only = ReaderSettings(decoy_asks_any_read=False)
+    assert asks.decoys_asked(IMAGE, heap, decoy_reader=check, settings=throws_only) is heap
     unsure = Dice(heap.boxes, heap.values, np.full(len(heap), 0.4, np.float32))
     assert asks.dominoes_asked(IMAGE, unsure, domino_check=check, settings=ReaderSettings()) is unsure
+    assert asks.decoys_asked(IMAGE, unsure, decoy_reader=check, settings=ReaderSettings()) is unsure
     assert check.asked == 0  # nothing was even looked at
+
+
+@pytest.mark.parametrize(("word", "asked"), [(1.0, True), (0.96, True), (0.9, False)])
+def test_a_read_past_six_is_asked_at_the_common_line_1s_too(word, asked) -> None:
+    # C424c: a keypad's keys are boxed as several dice; past six the 1s' own line (0.7, chosen
+    # on throws) is not used, a heap's small 1s come near it.
+    heap = _row(THROW_AT_MOST + 1)
+    ones = Dice(heap.boxes, np.ones(len(heap), np.int64), heap.confidences)
+    after = asks.decoys_asked(IMAGE, ones, decoy_reader=_Always(word), settings=ReaderSettings())
+    assert ((after.confidences <= ASKED_AT_MOST).all() if asked else after is ones)
 
 
 def test_the_domino_check_asks_heaps_too() -> None:

@@ -5,6 +5,11 @@
     python -m dicecam.training.learn.decoy_reader models/ --init runs/shipped/reader.pt --out models/
         [--holdout-fold F]                                             # models/decoy_reader.onnx
 
+The shipped file since C424c (session 88) is that reader tuned once more the same way, from
+itself (`from_onnx models/decoy_reader.onnx`), on a cache whose tables carry keypads, toy
+bricks, buttons and coins a third of the time (`decoy_cache --objects both`): it took a
+remote's keys for a sure 6.
+
 The shipped reader met a rendered decoy about once in five hundred crops and reads a numeral
 die's digit as a 1's pip, surely. This is that reader tuned (2,500 steps of 128) on a mix in
 which decoys are a third of every batch: the decoy cache's windows (numeral dice, tokens,
