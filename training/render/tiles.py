@@ -30,9 +30,15 @@ _RINGS: dict[int, list[tuple[float, float]]] = {
 }
 
 
+def _outline_box(outline: np.ndarray) -> Box:
+    """The box around a painted outline (N, 2)."""
+    (x0, y0), (x1, y1) = outline.min(axis=0), outline.max(axis=0)
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
 def _tile_body(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float,
-               aspect: float) -> tuple[np.ndarray, float, float]:
-    """A light tile with a darker edge and a shadow: its face colour, its half width and its angle."""
+               aspect: float) -> tuple[Box, float, float]:
+    """A light tile with a darker edge and a shadow: its box, its half width and its angle."""
     half = ppd * rng.uniform(0.4, 0.6)
     ang = float(rng.uniform(0, 360))
     outline = _turned(c, ang, _SQUARE * (half, half * aspect))
@@ -41,25 +47,25 @@ def _tile_body(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(face * 0.8), cv2.LINE_AA, _SHIFT)
     inner = _turned(c, ang, _SQUARE * (half * 0.88, half * aspect * 0.9))
     cv2.fillConvexPoly(img, np.array(inner * _SUB, np.int32), _col(face), cv2.LINE_AA, _SHIFT)
-    return face, half, ang
+    return _outline_box(outline), half, ang
 
 
 def _letter_tile(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A Scrabble or Rummikub tile: a letter or a number, sometimes a small score in a corner."""
-    _, half, ang = _tile_body(rng, img, c, ppd, aspect=1.0 if rng.random() < 0.6 else 1.3)
+    box, half, ang = _tile_body(rng, img, c, ppd, aspect=1.0 if rng.random() < 0.6 else 1.3)
     ink = jitter_color(rng, ((30, 30, 30), (40, 40, 190), (170, 90, 30), (40, 130, 40))[rng.integers(4)], 0.2)
     mark = rng.choice(list(string.ascii_uppercase)) if rng.random() < 0.6 else str(int(rng.integers(1, 14)))
     text_at(img, str(mark), c, half * rng.uniform(0.7, 1.1), ink, rng, angle=-ang)
     if rng.random() < 0.5:
         corner = _turned(c, ang, np.array([(half * 0.55, half * 0.55)]))[0]
         text_at(img, str(int(rng.integers(1, 11))), (corner[0], corner[1]), half * 0.3, ink, rng, angle=-ang)
-    return (c[0] - half * 1.4, c[1] - half * 1.4, c[0] + half * 1.4, c[1] + half * 1.4)
+    return box
 
 
 def _ring_tile(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A mahjong tile of the circles suit: one to nine coloured rings in a die's kind of rows."""
     aspect = rng.uniform(1.25, 1.4)
-    _, half, ang = _tile_body(rng, img, c, ppd, aspect=aspect)
+    box, half, ang = _tile_body(rng, img, c, ppd, aspect=aspect)
     n = int(rng.integers(1, 10))
     unit = half * 0.55
     r = unit * (0.45 if n > 4 else 0.6) * (1.5 if n == 1 else 1.0)
@@ -70,7 +76,7 @@ def _ring_tile(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
         _disc(img, (p[0], p[1]), r, colour)
         _disc(img, (p[0], p[1]), r * 0.6, np.array([235, 240, 240], np.float32))
         _disc(img, (p[0], p[1]), r * 0.25, colour)
-    return (c[0] - half * 1.4, c[1] - half * 1.4, c[0] + half * 1.4, c[1] + half * 1.4)
+    return box
 
 
 def _cube(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
@@ -83,7 +89,7 @@ def _cube(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(colour * 0.7), cv2.LINE_AA, _SHIFT)
     top = _turned((c[0] - half * 0.08, c[1] - half * 0.08), ang, _SQUARE * half * 0.85)
     cv2.fillConvexPoly(img, np.array(top * _SUB, np.int32), _col(colour), cv2.LINE_AA, _SHIFT)
-    return (c[0] - half * 1.5, c[1] - half * 1.5, c[0] + half * 1.5, c[1] + half * 1.5)
+    return _outline_box(outline)
 
 
 def _chip(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
