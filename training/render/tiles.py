@@ -1,9 +1,10 @@
-"""Game pieces the size and shape of a die's face: tiles, wooden cubes and chips.
+"""Game pieces the size and shape of a die's face: tiles, wooden cubes, chips, score sheets.
 
 A letter tile (Scrabble, Rummikub) is a light square with a letter or a number; a mahjong
 tile of the circles suit carries one to nine rings in rows, as a die's face carries pips;
 Euro games' resource cubes are plain coloured cubes; a poker chip is a disc with spots round
-its edge. Like `clutter`'s objects each is painted into a table texture in place, sized by
+its edge; a Kniffel or Yahtzee score sheet prints a die's faces, one to six, down its upper
+section. Like `clutter`'s objects each is painted into a table texture in place, sized by
 `ppd` (texture pixels per die edge), and returns its box.
 """
 
@@ -14,7 +15,7 @@ import string
 import cv2
 import numpy as np
 
-from dicecam.training.render.clutter import _SHIFT, _SUB, Box, _any_colour, _circle, _col, _disc, _shadow, text_at
+from dicecam.training.render.clutter import DIE_PIPS, _SHIFT, _SUB, Box, _any_colour, _circle, _col, _disc, _shadow, text_at
 from dicecam.training.render.grid_objects import _turned
 from dicecam.training.render.textures import jitter_color
 
@@ -110,10 +111,47 @@ def _chip(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     return (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
 
 
+def _score_sheet(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
+    """A dice game's score sheet: ruled paper with a column of printed die faces, one to six, each
+    a small square with its pips, and numbers written beside some; the box is the faces' column."""
+    icon = ppd * rng.uniform(0.3, 0.6)
+    ang = float(rng.uniform(0, 360))
+    gap = icon * rng.uniform(1.3, 1.8)
+    paper = jitter_color(rng, (240, 244, 245), 0.04)
+    ink = jitter_color(rng, ((30, 30, 30), (90, 40, 30), (40, 40, 160))[rng.integers(3)], 0.2)
+    width, height = icon * rng.uniform(5, 9), gap * 7
+    outline = _turned(c, ang, _SQUARE * (width / 2, height / 2))
+    _shadow(img, outline, ppd, rng, strength=0.2)
+    cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(paper), cv2.LINE_AA, _SHIFT)
+    left = -width / 2 + icon
+    for row in range(8):  # the ruled lines
+        y = -height / 2 + row * gap
+        a, b = _turned(c, ang, np.array([(-width / 2, y), (width / 2, y)]))
+        cv2.line(img, (int(a[0] * _SUB), int(a[1] * _SUB)), (int(b[0] * _SUB), int(b[1] * _SUB)), _col(paper * 0.7), 1,
+                 cv2.LINE_AA, _SHIFT)
+    centres = []
+    for value in range(1, 7):
+        y = -height / 2 + (value - 0.5) * gap
+        centre = _turned(c, ang, np.array([(left, y)]))[0]
+        centres.append(centre)
+        square = _turned((centre[0], centre[1]), ang, _SQUARE * icon / 2)
+        cv2.polylines(img, [np.array(square * _SUB, np.int32)], True, _col(ink), 1, cv2.LINE_AA, _SHIFT)
+        for gx, gy in DIE_PIPS[value]:
+            p = _turned((centre[0], centre[1]), ang, np.array([(gx * icon * 0.27, gy * icon * 0.27)]))[0]
+            _disc(img, (p[0], p[1]), icon * 0.09, ink)
+        if rng.random() < 0.5:
+            score = _turned(c, ang, np.array([(left + icon * 2.5, y)]))[0]
+            text_at(img, str(value * int(rng.integers(1, 6))), (score[0], score[1]), icon * 0.6, ink, rng,
+                    angle=-ang)
+    column = np.array(centres)
+    return _outline_box(np.concatenate([column - icon * 0.75, column + icon * 0.75]))
+
+
 #: These pieces, with how often each is drawn (`clutter.add_objects` takes them with its own).
 TILE_OBJECTS = {
     "letter_tile": (_letter_tile, 0.3),
     "ring_tile": (_ring_tile, 0.3),
     "cube": (_cube, 0.2),
     "chip": (_chip, 0.2),
+    "score_sheet": (_score_sheet, 0.2),
 }
