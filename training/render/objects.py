@@ -4,8 +4,8 @@
 `grid_objects.GRID_OBJECTS` alone (keypads, toy bricks, buttons, coins), to measure how the
 reader takes things made of rows of round marks; "both" draws either, a grid thing a third
 of the time; "tiles" is `tiles.TILE_OBJECTS` alone (letter and mahjong tiles, wooden cubes,
-poker chips, score sheets with printed die faces), pieces a die's face's size and shape; "all" draws from the three, a grid thing
-and a tile each a quarter of the time.
+poker chips, score sheets with printed die faces), pieces a die's face's size and shape;
+"all" draws from the three, a grid thing and a tile each a quarter of the time.
 """
 
 from __future__ import annotations

@@ -15,7 +15,18 @@ import string
 import cv2
 import numpy as np
 
-from dicecam.training.render.clutter import DIE_PIPS, _SHIFT, _SUB, Box, _any_colour, _circle, _col, _disc, _shadow, text_at
+from dicecam.training.render.clutter import (
+    _SHIFT,
+    _SUB,
+    DIE_PIPS,
+    Box,
+    _any_colour,
+    _circle,
+    _col,
+    _disc,
+    _shadow,
+    text_at,
+)
 from dicecam.training.render.grid_objects import _turned
 from dicecam.training.render.textures import jitter_color
 
