@@ -1,7 +1,7 @@
 """Read rendered throws that no training run has seen, and score them by the datasets' rule.
 
     python benchmarks/rendered_scenes.py [--scenes 300] [--seed A,B] [--models DIR] [--option NAME=VALUE ...]
-        [--by-tilt] [--upright] [--clutter SHARE] [--objects {table,grid,both,tiles}] [--dice] [--json]
+        [--by-tilt] [--upright] [--clutter SHARE] [--objects {table,grid,both,tiles,all}] [--dice] [--json]
 
 The renderer (`training/synth*.py`) draws throws the shared photos lack: oblique views up
 to 55 degrees (far dice look smaller), dice of every colour and material, touching and
@@ -21,8 +21,9 @@ tokens, pieces, cards, numeral dice, tray hardware: `training.render.clutter`) a
 the boxes reported on those decoys, and how many of them sure, by kind of decoy (each box
 goes to the smallest decoy holding its centre); `--objects grid` lays other things on those
 tables instead (keypads, toy bricks, buttons, coins: `training.render.grid_objects`), things
-made of rows of round marks that training's tables never held; `--dice` tells the reader how
-many dice each throw has.
+made of rows of round marks that training's tables never held, and `--objects tiles` game
+pieces a die's face's size (tiles, chips, score sheets: `training.render.tiles`); `--dice`
+tells the reader how many dice each throw has.
 """
 
 from __future__ import annotations

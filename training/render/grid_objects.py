@@ -15,6 +15,9 @@ import numpy as np
 from dicecam.training.render.clutter import _SHIFT, _SUB, Box, _any_colour, _circle, _col, _disc, _shadow, text_at
 from dicecam.training.render.textures import jitter_color
 
+#: A unit square's corners around its centre, to scale and turn.
+SQUARE = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64)
+
 
 def _turned(c: tuple[float, float], ang: float, offsets: np.ndarray) -> np.ndarray:
     """Points `offsets` (N, 2) around `c`, turned by `ang` degrees."""
@@ -41,7 +44,7 @@ def _keypad(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
     if rng.random() < 0.3:
         key = _any_colour(rng, sat=(60, 255), val=(80, 240))
     half = np.array([cols * pitch / 2 + pitch * 0.6, rows * pitch / 2 + pitch * 1.5])
-    outline = _turned(c, ang, np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * half)
+    outline = _turned(c, ang, SQUARE * half)
     _shadow(img, outline, ppd, rng)
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(body), cv2.LINE_AA, _SHIFT)
     grid = np.array([((j - (cols - 1) / 2) * pitch, (i - (rows - 1) / 2) * pitch + pitch * 0.6)
@@ -55,7 +58,7 @@ def _keypad(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
         if round_keys:
             _disc(img, (x, y), size, key)
         else:
-            square = _turned((x, y), ang, np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * size)
+            square = _turned((x, y), ang, SQUARE * size)
             cv2.fillConvexPoly(img, np.array(square * _SUB, np.int32), _col(key), cv2.LINE_AA, _SHIFT)
         if digits and size > 3:
             text_at(img, str((n + 1) % 10), (x, y), size * 0.9, ink, rng, angle=-ang)
@@ -73,7 +76,7 @@ def _bricks(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
     colour = _any_colour(rng, sat=(100, 255), val=(60, 240)) if rng.random() < 0.85 else \
         jitter_color(rng, (235, 235, 235), 0.05)
     half = np.array([cols * pitch / 2, rows * pitch / 2])
-    outline = _turned(c, ang, np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * half)
+    outline = _turned(c, ang, SQUARE * half)
     _shadow(img, outline, ppd, rng, strength=0.45)
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(colour * 0.85), cv2.LINE_AA, _SHIFT)
     grid = np.array([((j - (cols - 1) / 2) * pitch, (i - (rows - 1) / 2) * pitch)

@@ -27,10 +27,9 @@ from dicecam.training.render.clutter import (
     _shadow,
     text_at,
 )
-from dicecam.training.render.grid_objects import _turned
+from dicecam.training.render.grid_objects import SQUARE, _turned
 from dicecam.training.render.textures import jitter_color
 
-_SQUARE = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64)
 #: Ring layouts of the mahjong circles suit (1-9), in units of a third of the tile's width.
 _RINGS: dict[int, list[tuple[float, float]]] = {
     1: [(0, 0)], 2: [(0, -1), (0, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -53,11 +52,11 @@ def _tile_body(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
     """A light tile with a darker edge and a shadow: its box, its half width and its angle."""
     half = ppd * rng.uniform(0.4, 0.6)
     ang = float(rng.uniform(0, 360))
-    outline = _turned(c, ang, _SQUARE * (half, half * aspect))
+    outline = _turned(c, ang, SQUARE * (half, half * aspect))
     _shadow(img, outline, ppd, rng, strength=0.4)
     face = jitter_color(rng, ((225, 238, 244), (215, 225, 232), (235, 240, 240))[rng.integers(3)], 0.06)
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(face * 0.8), cv2.LINE_AA, _SHIFT)
-    inner = _turned(c, ang, _SQUARE * (half * 0.88, half * aspect * 0.9))
+    inner = _turned(c, ang, SQUARE * (half * 0.88, half * aspect * 0.9))
     cv2.fillConvexPoly(img, np.array(inner * _SUB, np.int32), _col(face), cv2.LINE_AA, _SHIFT)
     return _outline_box(outline), half, ang
 
@@ -96,10 +95,10 @@ def _cube(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     half = ppd * rng.uniform(0.25, 0.45)
     ang = float(rng.uniform(0, 360))
     colour = _any_colour(rng, sat=(120, 255), val=(60, 230))
-    outline = _turned(c, ang, _SQUARE * half)
+    outline = _turned(c, ang, SQUARE * half)
     _shadow(img, outline, ppd, rng, strength=0.5)
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(colour * 0.7), cv2.LINE_AA, _SHIFT)
-    top = _turned((c[0] - half * 0.08, c[1] - half * 0.08), ang, _SQUARE * half * 0.85)
+    top = _turned((c[0] - half * 0.08, c[1] - half * 0.08), ang, SQUARE * half * 0.85)
     cv2.fillConvexPoly(img, np.array(top * _SUB, np.int32), _col(colour), cv2.LINE_AA, _SHIFT)
     return _outline_box(outline)
 
@@ -131,7 +130,7 @@ def _score_sheet(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
     paper = jitter_color(rng, (240, 244, 245), 0.04)
     ink = jitter_color(rng, ((30, 30, 30), (90, 40, 30), (40, 40, 160))[rng.integers(3)], 0.2)
     width, height = icon * rng.uniform(5, 9), gap * 7
-    outline = _turned(c, ang, _SQUARE * (width / 2, height / 2))
+    outline = _turned(c, ang, SQUARE * (width / 2, height / 2))
     _shadow(img, outline, ppd, rng, strength=0.2)
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(paper), cv2.LINE_AA, _SHIFT)
     left = -width / 2 + icon
@@ -145,7 +144,7 @@ def _score_sheet(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
         y = -height / 2 + (value - 0.5) * gap
         centre = _turned(c, ang, np.array([(left, y)]))[0]
         centres.append(centre)
-        square = _turned((centre[0], centre[1]), ang, _SQUARE * icon / 2)
+        square = _turned((centre[0], centre[1]), ang, SQUARE * icon / 2)
         cv2.polylines(img, [np.array(square * _SUB, np.int32)], True, _col(ink), 1, cv2.LINE_AA, _SHIFT)
         for gx, gy in DIE_PIPS[value]:
             p = _turned((centre[0], centre[1]), ang, np.array([(gx * icon * 0.27, gy * icon * 0.27)]))[0]
