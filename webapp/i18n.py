@@ -43,11 +43,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "throw_first": {"de": "Erster Wurf", "en": "First throw"},
     "take_photo": {"de": "Würfel fotografieren", "en": "Photograph the dice"},
     # From above, dice are read far more reliably than from a steep angle (models/HISTORY.md, session 12);
-    # told the count, the likeliest dice are taken: dice set aside and dominoes (read as dice,
-    # session 47) belong out of the shot.
-    "take_photo_hint": {"de": "Alle Würfel des Wurfs ins Bild, sonst keine Würfel oder Dominosteine; "
-                              "Handy möglichst von oben",
-                        "en": "Every die of the throw in the shot, no other dice or dominoes; the phone above them"},
+    # told the count, the likeliest dice are taken: dice set aside, dominoes (read as dice, session 47),
+    # poker chips and a score sheet's printed dice (still read as dice on rendered tables, session 88)
+    # belong out of the shot.
+    "take_photo_hint": {"de": "Alle Würfel des Wurfs ins Bild, sonst keine Würfel, Dominosteine, Chips oder "
+                              "Spielblöcke; Handy möglichst von oben",
+                        "en": "Every die of the throw in the shot, no other dice, dominoes, chips or score "
+                              "sheets; the phone above them"},
     "retake": {"de": "Foto wiederholen", "en": "Retake photo"},
     "manual": {"de": "Würfel eintippen", "en": "Enter dice by hand"},
     "manual_ok": {"de": "Übernehmen", "en": "Use these dice"},
