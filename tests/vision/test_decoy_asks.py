@@ -104,6 +104,12 @@ def test_a_heap_is_asked_about_only_where_any_read_is(always, unasked, photo) ->
     np.testing.assert_array_equal(got.confidences[~sure], before.confidences[~sure])
 
 
+def test_the_samples_hold_sure_1s_in_heaps(shipped) -> None:
+    ones = sum(int(((d.values == 1) & (d.confidences >= shipped.low_confidence)).sum())
+               for d in (shipped.read(load_image(p.path)) for p in HEAPS))
+    assert ones, "no sample heap has a sure 1: the test below would test nothing"
+
+
 @pytest.mark.parametrize("photo", HEAPS, ids=[p.image for p in HEAPS])
 def test_a_heap_s_1s_are_asked_at_the_common_line(ones_always, shipped, photo) -> None:
     # The line for 1s was chosen on throws; a heap's many small 1s are asked only at `decoy_asks`.
