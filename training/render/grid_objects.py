@@ -26,10 +26,11 @@ def _turned(c: tuple[float, float], ang: float, offsets: np.ndarray) -> np.ndarr
     return np.asarray(offsets, np.float64) @ rot.T + c
 
 
-def _block_box(points: np.ndarray, pitch: float) -> Box:
-    """The box around `points` grown by half a `pitch`: a block of marks as a reader boxes it."""
-    x0, y0 = points.min(axis=0) - pitch / 2
-    x1, y1 = points.max(axis=0) + pitch / 2
+def box_around(points: np.ndarray, grow: float = 0.0) -> Box:
+    """The box around `points` (N, 2) grown by `grow` each way: a block of marks at half its
+    pitch is the block as a reader boxes it; 0 is a painted outline's own box."""
+    x0, y0 = points.min(axis=0) - grow
+    x1, y1 = points.max(axis=0) + grow
     return (float(x0), float(y0), float(x1), float(y1))
 
 
@@ -65,7 +66,7 @@ def _keypad(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
     r0, c0 = int(rng.integers(0, rows - 1)), int(rng.integers(0, cols - 1))
     r1, c1 = min(rows, r0 + int(rng.integers(2, 4))), min(cols, c0 + int(rng.integers(2, 4)))
     block = grid.reshape(rows, cols, 2)[r0:r1, c0:c1].reshape(-1, 2)
-    return _block_box(_turned(c, ang, block), pitch)
+    return box_around(_turned(c, ang, block), pitch / 2)
 
 
 def _bricks(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
@@ -88,7 +89,7 @@ def _bricks(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
         _disc(img, (x + np.cos(lit) * r * 0.15, y + np.sin(lit) * r * 0.15), r * 1.05, colour * 0.6)
         _disc(img, (x, y), r, np.minimum(colour * 1.15 + 15, 255))
         _disc(img, (x - np.cos(lit) * r * 0.4, y - np.sin(lit) * r * 0.4), r * 0.3, np.minimum(colour * 1.4 + 50, 255))
-    return _block_box(studs, pitch)
+    return box_around(studs, pitch / 2)
 
 
 def _button(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:

@@ -27,7 +27,7 @@ from dicecam.training.render.clutter import (
     _shadow,
     text_at,
 )
-from dicecam.training.render.grid_objects import SQUARE, _turned
+from dicecam.training.render.grid_objects import SQUARE, _turned, box_around
 from dicecam.training.render.textures import jitter_color
 
 #: Ring layouts of the mahjong circles suit (1-9), in units of a third of the tile's width.
@@ -41,12 +41,6 @@ _RINGS: dict[int, list[tuple[float, float]]] = {
 }
 
 
-def _outline_box(outline: np.ndarray) -> Box:
-    """The box around a painted outline (N, 2)."""
-    (x0, y0), (x1, y1) = outline.min(axis=0), outline.max(axis=0)
-    return (float(x0), float(y0), float(x1), float(y1))
-
-
 def _tile_body(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float,
                aspect: float) -> tuple[Box, float, float]:
     """A light tile with a darker edge and a shadow: its box, its half width and its angle."""
@@ -58,7 +52,7 @@ def _tile_body(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(face * 0.8), cv2.LINE_AA, _SHIFT)
     inner = _turned(c, ang, SQUARE * (half * 0.88, half * aspect * 0.9))
     cv2.fillConvexPoly(img, np.array(inner * _SUB, np.int32), _col(face), cv2.LINE_AA, _SHIFT)
-    return _outline_box(outline), half, ang
+    return box_around(outline), half, ang
 
 
 def _letter_tile(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
@@ -100,7 +94,7 @@ def _cube(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(colour * 0.7), cv2.LINE_AA, _SHIFT)
     top = _turned((c[0] - half * 0.08, c[1] - half * 0.08), ang, SQUARE * half * 0.85)
     cv2.fillConvexPoly(img, np.array(top * _SUB, np.int32), _col(colour), cv2.LINE_AA, _SHIFT)
-    return _outline_box(outline)
+    return box_around(outline)
 
 
 def _chip(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
@@ -153,8 +147,7 @@ def _score_sheet(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
             score = _turned(c, ang, np.array([(left + icon * 2.5, y)]))[0]
             text_at(img, str(value * int(rng.integers(1, 6))), (score[0], score[1]), icon * 0.6, ink, rng,
                     angle=-ang)
-    column = np.array(centres)
-    return _outline_box(np.concatenate([column - icon * 0.75, column + icon * 0.75]))
+    return box_around(np.array(centres), icon * 0.75)
 
 
 #: These pieces, with how often each is drawn (`clutter.add_objects` takes them with its own).
