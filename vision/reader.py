@@ -37,6 +37,7 @@ from dicecam.vision.second_opinions import (
     doubted,
     halves_dropped,
     overlaps_asked,
+    printed_asked,
     sides_asked,
     top_looked,
 )
@@ -302,7 +303,7 @@ class DiceReader:
         (`select_counted`, with `image` as there)."""
         if count is None:
             kept = found.dice(self.confidence_fit, whole_lifts_peak=self.settings.whole_lifts_peak)
-            return self._overlaps_asked(kept)
+            return printed_asked(self._overlaps_asked(kept), settings=self.settings)
         return self.select_counted(found, count, image=image).dice
 
     def select_counted(self, found: Candidates, count: int, *, image: np.ndarray | None = None) -> CountedDice:
@@ -315,7 +316,8 @@ class DiceReader:
         if image is not None:
             counted = replace(counted, left_out=halves_dropped(_as_bgr(image), counted.left_out,
                                                                domino_check=self.domino_check, settings=self.settings))
-        return replace(counted, dice=self._overlaps_asked(counted.dice))
+        dice = printed_asked(self._overlaps_asked(counted.dice), settings=self.settings, kept=found)
+        return replace(counted, dice=dice)
 
     def _doubted(self, image: np.ndarray, found: Candidates, count: int) -> np.ndarray | None:
         """The boxes of judged `found` a known `count` ranks last (`second_opinions.doubted`)."""

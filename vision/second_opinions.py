@@ -3,13 +3,14 @@
 The reader's rules (`DiceReader.judge`) and a known count choose the dice; these steps then
 look at the chosen dice again, each with what the face reader cannot see alone: two boxes on
 one die (geometry), a die seen from low down read from its top (the top reader and the view
-check), a die that is no die at all (the decoy reader) or half a domino (the domino check).
+check), a die that is no die at all (the decoy reader), half a domino (the domino check) or a
+face printed on a score sheet (rows of faces counting up, `vision.printed`).
 None of them adds a box: they ask (the page shows the die unsure), the top look may name another
 value, for a known count `doubted` says which kept boxes rank last, and only the domino check's
 surest halves are left out (`domino_drops`: from a read without a count, C378, and from a count's
 left-out boxes, C381). Each is a
 pure function of the photo, the dice and the networks it needs, tuned by `ReaderSettings`
-(docs/READING.md, steps 15-18); a network that is missing from the models folder (None) asks nothing.
+(docs/READING.md, steps 15-20); a network that is missing from the models folder (None) asks nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dicecam.vision.boxes import overlapping
 from dicecam.vision.candidates import Candidates, ask_about, filled
 from dicecam.vision.detections import Dice
 from dicecam.vision.face_reader import FaceReader
+from dicecam.vision.printed import printed_rows
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.view import ViewCheck
 
@@ -59,6 +61,37 @@ def overlaps_asked(dice: Dice, *, share: float | None) -> Dice:
         return dice
     # Dice casts the confidences to float32 itself.
     return replace(dice, confidences=ask_about(dice.confidences, asked))
+
+
+def printed_asked(dice: Dice, *, settings: ReaderSettings, kept: Candidates | None = None) -> Dice:
+    """`dice` with those lying in a row of printed faces asked: `settings.printed_rows` or more
+    whose values count up one by one at even steps (`vision.printed`), as a score sheet prints
+    a die's faces (C429). Rows are looked for among `dice`, or, told a count, among the boxes
+    of judged candidates the rules kept (`kept`): the count's fills are boxes the rules did
+    not keep, asked already, and rows made with them are a chart of dice (C429b). Values and
+    boxes stay as read; any number of dice, as a sheet's six faces and a throw's dice make
+    more than a throw."""
+    if settings.printed_rows is None or not len(dice):
+        return dice
+    if kept is None:
+        asked = printed_rows(dice.boxes, dice.values, length=int(settings.printed_rows), reach=settings.printed_reach)
+    else:
+        printed = kept.boxes[printed_kept(kept, settings)]
+        asked = (dice.boxes[:, None, :] == printed[None, :, :]).all(axis=2).any(axis=1)
+    if not asked.any():
+        return dice
+    return replace(dice, confidences=ask_about(dice.confidences, asked))
+
+
+def printed_kept(found: Candidates, settings: ReaderSettings) -> np.ndarray:
+    """Which boxes of judged `found` the rules kept and lie in a row of printed faces (`printed_asked`)."""
+    rows = np.zeros(len(found), bool)
+    if settings.printed_rows is None or not len(found):
+        return rows
+    kept = np.flatnonzero(filled(found.kept, "kept"))
+    rows[kept] = printed_rows(found.boxes[kept], filled(found.values, "values")[kept],
+                              length=int(settings.printed_rows), reach=settings.printed_reach)
+    return rows
 
 
 def top_looked(image: np.ndarray, dice: Dice, *, top: FaceReader, view: ViewCheck | None,
@@ -181,16 +214,20 @@ def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: B
     `count` (else None, and nothing is looked at): the kept boxes `domino_check` gives
     `domino_passes` or more of being half a domino, and those `decoy_reader` reads "not a die"
     at `decoy_passes` or more. A half or a decoy is read as surely as a die, and ranked by its
-    reading it took a real die's place (C357, C358, models/HISTORY.md); and those `side_check`
-    gives `side_passes` or more of being a die's side face (C397)."""
+    reading it took a real die's place (C357, C358, models/HISTORY.md); those `side_check`
+    gives `side_passes` or more of being a die's side face (C397); and those lying in a row of
+    printed faces (`printed_asked`, C429)."""
     halves, decoys, sides = settings.domino_passes, settings.decoy_passes, settings.side_passes
     check = domino_check if halves is not None else None
     second = decoy_reader if decoys is not None else None
     third = side_check if sides is not None else None
+    rows = settings.printed_rows
     kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
-    if (check is None and second is None and third is None) or len(kept) <= count:
+    if (check is None and second is None and third is None and rows is None) or len(kept) <= count:
         return None
     doubts = np.zeros(len(kept), bool)
+    if rows is not None:
+        doubts |= printed_kept(found, settings)[kept]
     if check is not None and halves is not None:
         doubts |= check.probability(image, found.boxes[kept]) >= halves
     if second is not None and decoys is not None:

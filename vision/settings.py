@@ -127,6 +127,11 @@ class ReaderSettings:
     is asked, told a count the kept boxes it gives `side_passes` or more rank last, and without
     one those it gives `side_drops` or more are left out (None: off; C397).
 
+    Printed faces: dice of a read lying in a row of `printed_rows` or more (None: off) whose
+    values count up one by one at even steps, the next face within `printed_reach` of a face's
+    size of where the step puts it, are asked, and told a count such kept boxes rank last: a
+    score sheet prints a die's faces, one to six, down a column (`vision.printed`, C429).
+
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
     under `low_confidence` are shown to players as unsure. A weak peak lowers a die's
@@ -195,6 +200,8 @@ class ReaderSettings:
     side_asks: float | None = 0.9
     side_passes: float | None = 0.5
     side_drops: float | None = 0.95
+    printed_rows: int | None = 3
+    printed_reach: float = 0.2
     low_confidence: float = UNSURE_BELOW
 
     def uncounted(self) -> ReaderSettings:

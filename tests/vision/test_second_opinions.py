@@ -133,10 +133,56 @@ def test_the_domino_check_asks_heaps_too() -> None:
     assert (after.confidences <= ASKED_AT_MOST).all()
 
 
-def _judged(kept: list[bool]) -> Candidates:
+def _judged(kept: list[bool], values: list[int] | None = None) -> Candidates:
+    """Judged candidates in a row 30 px apart, read as `values` (all 5s: no printed row)."""
     n = len(kept)
     boxes = np.array([[10 + 30 * i, 10, 30 + 30 * i, 30] for i in range(n)], np.float32)
-    return Candidates(boxes, np.full(n, 0.9, np.float32), kept=np.array(kept, bool))
+    read = np.array(values if values is not None else [5] * n, np.int64)
+    return Candidates(boxes, np.full(n, 0.9, np.float32), values=read, kept=np.array(kept, bool))
+
+
+@pytest.mark.parametrize(("kept", "values", "last"), [
+    ([True] * 5, [3, 5, 1, 2, 3], [False, False, True, True, True]),   # 1-2-3 printed in a row: last
+    ([True] * 5, [3, 5, 1, 2, 4], [False] * 5),                        # no row of three
+    ([True, True, False, True, True], [6, 1, 2, 3, 4], [False] * 5),   # the row runs through a box not kept
+    ([True, True, True], [1, 2, 3], None),                             # no spare box: nothing looked at
+])
+def test_a_count_with_spare_boxes_ranks_printed_rows_last(kept, values, last) -> None:
+    got = asks.doubted(IMAGE, _judged(kept, values), 3, domino_check=None, decoy_reader=None,
+                       settings=ReaderSettings(domino_passes=None, decoy_passes=None, side_passes=None))
+    if last is None:
+        assert got is None
+    else:
+        np.testing.assert_array_equal(got, last)
+
+
+def test_printed_rows_off_rank_nothing() -> None:
+    found = _judged([True] * 4, [1, 2, 3, 4])
+    assert asks.doubted(IMAGE, found, 2, domino_check=None, decoy_reader=None,
+                        settings=ReaderSettings(domino_passes=None, decoy_passes=None, side_passes=None,
+                                                printed_rows=None)) is None
+
+
+@pytest.mark.parametrize(("values", "asked"), [
+    ([4, 5, 6, 2], [True, True, True, False]),
+    ([4, 5, 1, 2], [False] * 4),
+])
+def test_dice_in_a_printed_row_are_asked_and_nothing_else_changes(values, asked) -> None:
+    dice = _row(4)
+    dice = Dice(dice.boxes, np.array(values, np.int64), dice.confidences)
+    after = asks.printed_asked(dice, settings=ReaderSettings())
+    np.testing.assert_array_equal(after.confidences <= ASKED_AT_MOST, asked)
+    np.testing.assert_array_equal(after.values, dice.values)
+    np.testing.assert_array_equal(after.boxes, dice.boxes)
+
+
+def test_told_a_count_rows_are_looked_for_among_the_kept_boxes() -> None:
+    # C429b: a row completed by a box the rules did not keep (a count's fill) is no printed row.
+    found = _judged([True, True, False], [1, 2, 3])
+    taken = Dice(found.boxes, found.values, np.full(3, 0.9, np.float32))
+    assert (asks.printed_asked(taken, settings=ReaderSettings()).confidences <= ASKED_AT_MOST).all()
+    after = asks.printed_asked(taken, settings=ReaderSettings(), kept=found)
+    assert (after.confidences > ASKED_AT_MOST).all()
 
 
 @pytest.mark.parametrize(("kept", "count", "answer", "last"), [
