@@ -179,7 +179,7 @@ def test_dice_in_a_printed_row_are_asked_and_nothing_else_changes(values, asked)
 def test_told_a_count_rows_are_looked_for_among_the_kept_boxes() -> None:
     # C429b: a row completed by a box the rules did not keep (a count's fill) is no printed row.
     found = _judged([True, True, False], [1, 2, 3])
-    taken = Dice(found.boxes, found.values, np.full(3, 0.9, np.float32))
+    taken = Dice(found.boxes, np.array([1, 2, 3], np.int64), np.full(3, 0.9, np.float32))
     assert (asks.printed_asked(taken, settings=ReaderSettings()).confidences <= ASKED_AT_MOST).all()
     after = asks.printed_asked(taken, settings=ReaderSettings(), kept=found)
     assert (after.confidences > ASKED_AT_MOST).all()
