@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicecam.training.data.reader_crops import decoy_crop, pick_decoy, reader_samples
-from dicecam.training.render import clutter
+from dicecam.training.render import clutter, drawing
 from dicecam.training.render.scene import render_scene
 from dicecam.training.shapes import NOT_A_DIE, READER_SIZE
 
@@ -33,10 +33,10 @@ def test_each_object_is_painted_where_its_box_says(kind) -> None:
 
 
 def test_domino_halves_carry_a_die_s_pip_layouts() -> None:
-    assert all(len(clutter.DIE_PIPS[n]) == n for n in range(7))
-    six = clutter.DIE_PIPS[6]
+    assert all(len(drawing.DIE_PIPS[n]) == n for n in range(7))
+    six = drawing.DIE_PIPS[6]
     assert {x for x, _ in six} == {-1, 1} and sorted(y for _, y in six) == [-1, -1, 0, 0, 1, 1]  # two rows of three
-    assert set(clutter.DIE_PIPS[4]) == {(-1, -1), (1, -1), (-1, 1), (1, 1)}  # the corners
+    assert set(drawing.DIE_PIPS[4]) == {(-1, -1), (1, -1), (-1, 1), (1, 1)}  # the corners
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from dicecam.training.render.clutter import numeral_mark, text_at
+from dicecam.training.render.clutter import numeral_mark
+from dicecam.training.render.drawing import text_at
 from dicecam.vision.detections import Dice
 from dicecam.vision.metrics import match_boxes
 from dicecam.vision.reader import DiceReader

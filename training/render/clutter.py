@@ -12,16 +12,15 @@ rendered benchmark can say which kinds still pass for dice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from dicecam.training.render.dice import PIPS
+from dicecam.training.render.drawing import DIE_PIPS, SHIFT, SUB, Box, any_colour, circle, col, disc, shadow, text_at
 from dicecam.training.render.textures import fine_noise, jitter_color, smooth_noise
 
-Box = tuple[float, float, float, float]
 Boxes = list[Box]
 
 
@@ -32,84 +31,16 @@ class Decoy:
     box: Box
     kind: str
 
-_SHIFT = 4
-_SUB = 1 << _SHIFT
-_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
-          cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_PLAIN)
-
-
-def _col(c: float | Iterable[float]) -> tuple[float, ...]:
-    """A colour as OpenCV draws with it: a grey level or BGR values."""
-    return tuple(float(v) for v in c) if isinstance(c, Iterable) else (float(c),) * 3
-
-
-def _any_colour(rng: np.random.Generator, *, sat: tuple[int, int] = (40, 255),
-                val: tuple[int, int] = (40, 250)) -> np.ndarray:
-    hsv = np.array([[[rng.integers(0, 180), rng.integers(*sat), rng.integers(*val)]]], np.uint8)
-    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
-
 
 def _contrasting(rng: np.random.Generator, base: np.ndarray) -> np.ndarray:
     """A colour that stands out from `base`: dark on light, light on dark, or another hue."""
     if rng.random() < 0.5:
         return jitter_color(rng, (25, 25, 25) if base.mean() > 120 else (235, 235, 235), 0.15)
     for _ in range(10):
-        c = _any_colour(rng)
+        c = any_colour(rng)
         if np.abs(c - base).sum() > 180:
             return c
     return np.array([255, 255, 255], np.float32) - base
-
-
-def _disc(img: np.ndarray, c: tuple[float, float], r: float, colour, *, thickness: int = -1) -> None:
-    cv2.circle(img, (int(c[0] * _SUB), int(c[1] * _SUB)), max(1, int(r * _SUB)), _col(colour), thickness,
-               cv2.LINE_AA, _SHIFT)
-
-
-def text_at(img: np.ndarray, text: str, c: tuple[float, float], height: float, colour, rng: np.random.Generator,
-            *, font: int | None = None, angle: float = 0.0) -> None:
-    """`text` centred at `c`, `height` pixels tall, turned by `angle` degrees."""
-    font = _FONTS[rng.integers(len(_FONTS))] if font is None else font
-    thick = max(1, int(height / 9))
-    (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
-    scale = height / max(th, 1)
-    (tw, th), base = cv2.getTextSize(text, font, scale, thick)
-    pad = int(thick * 2 + 2)
-    tile = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
-    cv2.putText(tile, text, (pad, th + pad), font, scale, 255, thick, cv2.LINE_AA)
-    m = np.asarray(cv2.getRotationMatrix2D((tile.shape[1] / 2, tile.shape[0] / 2), angle, 1.0), np.float64)
-    m[:, 2] += (c[0] - tile.shape[1] / 2, c[1] - tile.shape[0] / 2)
-    h, w = img.shape[:2]
-    x0, y0 = int(max(0, c[0] - tile.shape[1])), int(max(0, c[1] - tile.shape[1]))
-    x1, y1 = int(min(w, c[0] + tile.shape[1])), int(min(h, c[1] + tile.shape[1]))
-    if x1 <= x0 or y1 <= y0:
-        return
-    m[:, 2] -= (x0, y0)
-    a = cv2.warpAffine(tile, m, (x1 - x0, y1 - y0)).astype(np.float32)[..., None] / 255
-    roi = img[y0:y1, x0:x1].astype(np.float32)
-    img[y0:y1, x0:x1] = np.clip(roi * (1 - a) + np.float32(colour) * a, 0, 255).astype(img.dtype)
-
-
-def _shadow(img: np.ndarray, pts: np.ndarray, ppd: float, rng: np.random.Generator, *, strength: float = 0.35) -> None:
-    """Darken under a flat object whose outline is the polygon `pts`, a little offset and soft."""
-    h, w = img.shape[:2]
-    blur = max(1, int(ppd * 0.08))
-    d = rng.uniform(-0.08, 0.08, 2) * ppd
-    pts = np.asarray(pts, np.float64) + d
-    x0, y0 = np.floor(pts.min(0)).astype(int) - 3 * blur
-    x1, y1 = np.ceil(pts.max(0)).astype(int) + 3 * blur
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if x1 <= x0 or y1 <= y0:
-        return
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.array((pts - (x0, y0)) * _SUB, np.int32)], 255, cv2.LINE_AA, _SHIFT)
-    soft = cv2.GaussianBlur(mask, (2 * blur + 1, 2 * blur + 1), 0).astype(np.float32) / 255
-    roi = img[y0:y1, x0:x1]
-    roi[:] = (roi.astype(np.float32) * (1 - strength * soft[..., None])).astype(img.dtype)
-
-
-def _circle(c: tuple[float, float], r: float, n: int = 24) -> np.ndarray:
-    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    return np.stack([c[0] + r * np.cos(a), c[1] + r * np.sin(a)], 1)
 
 
 # --- surfaces ---------------------------------------------------------------------------
@@ -117,7 +48,7 @@ def _circle(c: tuple[float, float], r: float, n: int = 24) -> np.ndarray:
 
 def polka(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarray, Boxes]:
     """A polka-dot print: dots of one or two colours, in rows or scattered, small to coin-sized."""
-    base = _any_colour(rng, sat=(0, 200))
+    base = any_colour(rng, sat=(0, 200))
     img = np.empty((h, w, 3), np.uint8)
     img[:] = base.astype(np.uint8)
     colours = [_contrasting(rng, base) for _ in range(1 + int(rng.random() < 0.4))]
@@ -132,7 +63,7 @@ def polka(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndar
         pts = list(zip(rng.uniform(0, w, n), rng.uniform(0, h, n)))
     for k, (x, y) in enumerate(pts):
         rr = r * (rng.uniform(0.9, 1.1) if rng.random() < 0.8 else rng.uniform(0.5, 1.6))
-        _disc(img, (x, y), rr, colours[k % len(colours)])
+        disc(img, (x, y), rr, colours[k % len(colours)])
     # dots as big as pips, in groups, are what the reader must refuse: any window of them
     for _ in range(4):
         x, y = rng.uniform(0, w), rng.uniform(0, h)
@@ -142,7 +73,7 @@ def polka(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndar
 
 def eyes(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarray, Boxes]:
     """A print of owls' or cartoon eyes: light rings with dark pupils, in pairs, on a busy ground."""
-    base = _any_colour(rng, sat=(30, 220))
+    base = any_colour(rng, sat=(30, 220))
     t = smooth_noise(rng, h, w, ppd * rng.uniform(1, 4))
     img = np.clip(base[None, None] * (0.75 + 0.5 * t[..., None]), 0, 255).astype(np.uint8)
     r = ppd * rng.uniform(0.12, 0.45)
@@ -158,14 +89,14 @@ def eyes(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarr
             gap = r * rng.uniform(1.1, 1.6)
             for sx in (-gap, gap):
                 c = (x + sx, y)
-                _disc(img, c, r * 1.2, ring)
-                _disc(img, c, r, white)
-                _disc(img, (c[0] + rng.uniform(-0.2, 0.2) * r, c[1] + rng.uniform(-0.2, 0.2) * r),
-                      r * rng.uniform(0.35, 0.6), pupil)
+                disc(img, c, r * 1.2, ring)
+                disc(img, c, r, white)
+                disc(img, (c[0] + rng.uniform(-0.2, 0.2) * r, c[1] + rng.uniform(-0.2, 0.2) * r),
+                     r * rng.uniform(0.35, 0.6), pupil)
             if rng.random() < 0.5:  # a beak or a mouth below
                 beak = [[x - r * 0.4, y + r * 0.9], [x + r * 0.4, y + r * 0.9], [x, y + r * 1.6]]
                 cv2.fillConvexPoly(img, np.array(beak, np.int32),
-                                   _col(jitter_color(rng, (40, 140, 230), 0.2)), cv2.LINE_AA)
+                                   col(jitter_color(rng, (40, 140, 230), 0.2)), cv2.LINE_AA)
             boxes.append((x - 2.2 * r, y - 1.5 * r, x + 2.2 * r, y + 1.5 * r))
             boxes.append((x + gap - 1.3 * r, y - 1.3 * r, x + gap + 1.3 * r, y + 1.3 * r))
     return _woven(rng, img), boxes
@@ -173,7 +104,7 @@ def eyes(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarr
 
 def speckle(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarray, Boxes]:
     """Terrazzo, granite, a speckled carpet or laminate: many specks of many colours and sizes."""
-    base = _any_colour(rng, sat=(0, 120), val=(60, 240))
+    base = any_colour(rng, sat=(0, 120), val=(60, 240))
     t = smooth_noise(rng, h, w, ppd * rng.uniform(0.5, 3))
     img = np.clip(base[None, None] * (0.85 + 0.3 * t[..., None]), 0, 255).astype(np.uint8)
     palette = [_contrasting(rng, base) for _ in range(int(rng.integers(1, 6)))]
@@ -185,11 +116,11 @@ def speckle(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.nd
         if s < 1.5:
             img[int(y) % h, int(x) % w] = palette[k].astype(np.uint8)
         elif rng.random() < 0.6:
-            _disc(img, (x, y), s, palette[k])
+            disc(img, (x, y), s, palette[k])
         else:  # a chip: an irregular little polygon
             a = rng.uniform(0, 2 * np.pi, 5)
             pts = np.stack([x + s * np.cos(np.sort(a)) * 1.3, y + s * np.sin(np.sort(a)) * 1.3], 1)
-            cv2.fillConvexPoly(img, np.array(pts * _SUB, np.int32), _col(palette[k]), cv2.LINE_AA, _SHIFT)
+            cv2.fillConvexPoly(img, np.array(pts * SUB, np.int32), col(palette[k]), cv2.LINE_AA, SHIFT)
     boxes = [(x - ppd / 2, y - ppd / 2, x + ppd / 2, y + ppd / 2)
              for x, y in zip(rng.uniform(0, w, 4), rng.uniform(0, h, 4))]
     return img, boxes
@@ -197,7 +128,7 @@ def speckle(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.nd
 
 def printed(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndarray, Boxes]:
     """A print of numbers, letters, stars and flowers (a newspaper, a patterned cloth, a game mat)."""
-    base = _any_colour(rng, sat=(0, 150))
+    base = any_colour(rng, sat=(0, 150))
     img = np.empty((h, w, 3), np.uint8)
     img[:] = base.astype(np.uint8)
     ink = [_contrasting(rng, base) for _ in range(int(rng.integers(1, 4)))]
@@ -213,13 +144,13 @@ def printed(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.nd
                         (x, y), size, colour, rng, angle=float(rng.uniform(-30, 30)))
             elif kind < 0.8:  # a flower: petals around a centre
                 for a in np.linspace(0, 2 * np.pi, int(rng.integers(4, 8)), endpoint=False):
-                    _disc(img, (x + np.cos(a) * size * 0.35, y + np.sin(a) * size * 0.35), size * 0.22, colour)
-                _disc(img, (x, y), size * 0.15, ink[0])
+                    disc(img, (x + np.cos(a) * size * 0.35, y + np.sin(a) * size * 0.35), size * 0.22, colour)
+                disc(img, (x, y), size * 0.15, ink[0])
             else:  # a star
                 pts = [(x + np.cos(a) * size * (0.5 if i % 2 == 0 else 0.2),
                         y + np.sin(a) * size * (0.5 if i % 2 == 0 else 0.2))
                        for i, a in enumerate(np.linspace(0, 2 * np.pi, 10, endpoint=False))]
-                cv2.fillPoly(img, [np.array(np.array(pts) * _SUB, np.int32)], _col(colour), cv2.LINE_AA, _SHIFT)
+                cv2.fillPoly(img, [np.array(np.array(pts) * SUB, np.int32)], col(colour), cv2.LINE_AA, SHIFT)
             if rng.random() < 0.02:
                 boxes.append((x - size, y - size, x + size, y + size))
     return img, boxes
@@ -245,9 +176,9 @@ def board(rng: np.random.Generator, h: int, w: int, ppd: float) -> tuple[np.ndar
                 pts = np.array([(x + r * np.cos(a), y + r * np.sin(a)) for a in corners])
             else:
                 pts = np.array([(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])
-            cv2.fillConvexPoly(img, np.array(pts * _SUB, np.int32), _col(border), cv2.LINE_AA, _SHIFT)
+            cv2.fillConvexPoly(img, np.array(pts * SUB, np.int32), col(border), cv2.LINE_AA, SHIFT)
             inner = (pts - (x, y)) * 0.9 + (x, y)
-            cv2.fillConvexPoly(img, np.array(inner * _SUB, np.int32), _col(colour), cv2.LINE_AA, _SHIFT)
+            cv2.fillConvexPoly(img, np.array(inner * SUB, np.int32), col(colour), cv2.LINE_AA, SHIFT)
     # field texture: printed grass, fields, rock
     t = smooth_noise(rng, h, w, ppd * rng.uniform(0.1, 0.4)) - 0.5
     img = np.clip(img.astype(np.float32) * (1 + 0.5 * t[..., None]), 0, 255).astype(np.uint8)
@@ -294,10 +225,10 @@ def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     r = ppd * rng.uniform(0.45, 0.95)
     face = jitter_color(rng, ((170, 215, 235), (225, 235, 240), (120, 180, 220), (200, 200, 200))[rng.integers(4)], 0.1)
     if rng.random() < 0.2:
-        face = _any_colour(rng)
-    _shadow(img, _circle(c, r), ppd, rng)
-    _disc(img, c, r, face * 0.8)
-    _disc(img, c, r * 0.92, face)
+        face = any_colour(rng)
+    shadow(img, circle(c, r), ppd, rng)
+    disc(img, c, r, face * 0.8)
+    disc(img, c, r * 0.92, face)
     ink = jitter_color(rng, ((30, 30, 40), (30, 30, 170))[rng.integers(2)], 0.2)
     kind = rng.random()
     if kind < 0.8:
@@ -308,7 +239,7 @@ def _token(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
         dr = r * rng.uniform(0.07, 0.12)
         y = c[1] + (r * 0.5 if kind < 0.8 else 0.0)
         for k in range(dots):
-            _disc(img, (c[0] + (k - (dots - 1) / 2) * dr * 2.6, y), dr, ink)
+            disc(img, (c[0] + (k - (dots - 1) / 2) * dr * 2.6, y), dr, ink)
     return (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
 
 
@@ -320,19 +251,19 @@ def numeral_mark(number: str, rng: np.random.Generator) -> str:
 def _numeral_die(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A die with digits or a polyhedral die (d4 to d20) seen from above: facets and a number."""
     s = ppd * rng.uniform(0.8, 1.3)
-    body = _any_colour(rng, sat=(0, 255), val=(30, 240))
+    body = any_colour(rng, sat=(0, 255), val=(30, 240))
     ink = _contrasting(rng, body)
     sides = int(rng.choice([3, 4, 4, 5, 6, 10]))
     a0 = rng.uniform(0, 2 * np.pi)
     outer = np.array([(c[0] + s * 0.6 * np.cos(a0 + 2 * np.pi * k / sides),
                        c[1] + s * 0.6 * np.sin(a0 + 2 * np.pi * k / sides)) for k in range(sides)])
-    _shadow(img, outer, ppd, rng)
-    cv2.fillConvexPoly(img, np.array(outer * _SUB, np.int32), _col(body * 0.7), cv2.LINE_AA, _SHIFT)
+    shadow(img, outer, ppd, rng)
+    cv2.fillConvexPoly(img, np.array(outer * SUB, np.int32), col(body * 0.7), cv2.LINE_AA, SHIFT)
     top = (outer - c) * rng.uniform(0.55, 0.8) + c  # the face turned to the camera, facets around it
-    cv2.fillConvexPoly(img, np.array(top * _SUB, np.int32), _col(body), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(img, np.array(top * SUB, np.int32), col(body), cv2.LINE_AA, SHIFT)
     for p, q in zip(top, outer):
-        cv2.line(img, (int(p[0] * _SUB), int(p[1] * _SUB)), (int(q[0] * _SUB), int(q[1] * _SUB)), _col(body * 0.55), 1,
-                 cv2.LINE_AA, _SHIFT)
+        cv2.line(img, (int(p[0] * SUB), int(p[1] * SUB)), (int(q[0] * SUB), int(q[1] * SUB)), col(body * 0.55), 1,
+                 cv2.LINE_AA, SHIFT)
     marked = numeral_mark(str(int(rng.integers(1, 21 if sides != 4 else 7))), rng)
     text_at(img, marked, c, s * rng.uniform(0.3, 0.5), ink, rng,
             angle=float(rng.uniform(0, 360)))
@@ -347,26 +278,21 @@ def _domino(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], p
     body_bgr, ink_bgr = (light, dark) if rng.random() < 0.6 else (dark, light)
     body, ink = jitter_color(rng, body_bgr, 0.08), jitter_color(rng, ink_bgr, 0.2)
     rect = cv2.boxPoints((c, (2 * s, s), ang))
-    _shadow(img, rect, ppd, rng)
-    cv2.fillConvexPoly(img, np.array(rect * _SUB, np.int32), _col(body), cv2.LINE_AA, _SHIFT)
+    shadow(img, rect, ppd, rng)
+    cv2.fillConvexPoly(img, np.array(rect * SUB, np.int32), col(body), cv2.LINE_AA, SHIFT)
     rot = cv2.getRotationMatrix2D(c, -ang, 1.0)
     for half in (-1, 1):
         a = rot @ np.array([c[0], c[1] - 0.45 * s, 1.0]) if half < 0 else rot @ np.array([c[0], c[1] + 0.45 * s, 1.0])
         if half < 0:
             b = rot @ np.array([c[0], c[1] + 0.45 * s, 1.0])
-            cv2.line(img, (int(a[0] * _SUB), int(a[1] * _SUB)), (int(b[0] * _SUB), int(b[1] * _SUB)), _col(ink), 1,
-                     cv2.LINE_AA, _SHIFT)
+            cv2.line(img, (int(a[0] * SUB), int(a[1] * SUB)), (int(b[0] * SUB), int(b[1] * SUB)), col(ink), 1,
+                     cv2.LINE_AA, SHIFT)
         n = int(rng.integers(0, 7))
         grid = [(-1, -1), (1, 1), (0, 0), (1, -1), (-1, 1), (-1, 0), (1, 0)][:n]
         for gx, gy in grid:
             p = rot @ np.array([c[0] + half * s * 0.5 + gx * s * 0.25, c[1] + gy * s * 0.25, 1.0])
-            _disc(img, (p[0], p[1]), s * 0.08, ink)
+            disc(img, (p[0], p[1]), s * 0.08, ink)
     return (c[0] - s, c[1] - s, c[0] + s, c[1] + s)
-
-
-#: A die's pip layout for each count (the dice renderer's), and none: real dominoes' halves carry
-#: these, where `_domino` above draws other layouts for 4-6.
-DIE_PIPS = {0: [], **PIPS}
 
 
 def domino_row(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
@@ -394,16 +320,16 @@ def domino_row(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
         rect = np.array([at(cx - s / 2, c[1] - s), at(cx + s / 2, c[1] - s), at(cx + s / 2, c[1] + s),
                          at(cx - s / 2, c[1] + s)], np.float32)
         corners.append(rect)
-        _shadow(img, rect, ppd, rng)
-        cv2.fillConvexPoly(img, np.array(rect * _SUB, np.int32), _col(body), cv2.LINE_AA, _SHIFT)
+        shadow(img, rect, ppd, rng)
+        cv2.fillConvexPoly(img, np.array(rect * SUB, np.int32), col(body), cv2.LINE_AA, SHIFT)
         if outline:
-            cv2.polylines(img, [np.array(rect * _SUB, np.int32)], True, _col(ink), 1, cv2.LINE_AA, _SHIFT)
+            cv2.polylines(img, [np.array(rect * SUB, np.int32)], True, col(ink), 1, cv2.LINE_AA, SHIFT)
         a, b = at(cx - 0.4 * s, c[1]), at(cx + 0.4 * s, c[1])
-        cv2.line(img, (int(a[0] * _SUB), int(a[1] * _SUB)), (int(b[0] * _SUB), int(b[1] * _SUB)), _col(ink), line,
-                 cv2.LINE_AA, _SHIFT)
+        cv2.line(img, (int(a[0] * SUB), int(a[1] * SUB)), (int(b[0] * SUB), int(b[1] * SUB)), col(ink), line,
+                 cv2.LINE_AA, SHIFT)
         for half in (-1, 1):
             for gx, gy in DIE_PIPS[int(rng.integers(0, 7))]:
-                _disc(img, at(cx + gx * s * 0.25, c[1] + half * s * 0.5 + gy * s * 0.25), pip, ink)
+                disc(img, at(cx + gx * s * 0.25, c[1] + half * s * 0.5 + gy * s * 0.25), pip, ink)
     pts = np.concatenate(corners)
     x0, y0 = pts.min(axis=0)
     x1, y1 = pts.max(axis=0)
@@ -413,7 +339,7 @@ def domino_row(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
 def _piece(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A meeple, a pawn or a little house: a coloured wooden piece with a shaded edge."""
     s = ppd * rng.uniform(0.6, 1.4)
-    colour = _any_colour(rng, sat=(120, 255), val=(60, 240))
+    colour = any_colour(rng, sat=(120, 255), val=(60, 240))
     kind = rng.integers(3)
     if kind == 0:  # meeple: head, arms, legs
         pts = np.array([(0, -0.5), (0.15, -0.35), (0.45, -0.15), (0.4, 0.0), (0.2, 0.0), (0.4, 0.5), (0.1, 0.5),
@@ -424,9 +350,9 @@ def _piece(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
         pts = np.array([(-0.5, -0.12), (0.5, -0.12), (0.5, 0.12), (-0.5, 0.12)])
     m = cv2.getRotationMatrix2D((0, 0), rng.uniform(0, 360), s)[:, :2]
     pts = pts @ m.T + c
-    _shadow(img, pts, ppd, rng)
-    cv2.fillPoly(img, [np.array(pts * _SUB, np.int32)], _col(colour * 0.7), cv2.LINE_AA, _SHIFT)
-    cv2.fillPoly(img, [np.array(((pts - c) * 0.85 + c) * _SUB, np.int32)], _col(colour), cv2.LINE_AA, _SHIFT)
+    shadow(img, pts, ppd, rng)
+    cv2.fillPoly(img, [np.array(pts * SUB, np.int32)], col(colour * 0.7), cv2.LINE_AA, SHIFT)
+    cv2.fillPoly(img, [np.array(((pts - c) * 0.85 + c) * SUB, np.int32)], col(colour), cv2.LINE_AA, SHIFT)
     return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
 
 
@@ -435,15 +361,15 @@ def _card(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     s = ppd * rng.uniform(2.0, 3.5)
     ang = rng.uniform(0, 180)
     rect = cv2.boxPoints((c, (s, s * 1.4), ang))
-    _shadow(img, rect, ppd, rng)
-    face = jitter_color(rng, (240, 242, 245), 0.05) if rng.random() < 0.7 else _any_colour(rng)
-    cv2.fillConvexPoly(img, np.array(rect * _SUB, np.int32), _col(face), cv2.LINE_AA, _SHIFT)
+    shadow(img, rect, ppd, rng)
+    face = jitter_color(rng, (240, 242, 245), 0.05) if rng.random() < 0.7 else any_colour(rng)
+    cv2.fillConvexPoly(img, np.array(rect * SUB, np.int32), col(face), cv2.LINE_AA, SHIFT)
     ink = jitter_color(rng, ((30, 30, 30), (40, 40, 200))[rng.integers(2)], 0.2)
     rot = cv2.getRotationMatrix2D(c, -ang, 1.0)
     n = int(rng.integers(1, 11))
     for _ in range(n):
         p = rot @ np.array([c[0] + rng.uniform(-0.3, 0.3) * s, c[1] + rng.uniform(-0.5, 0.5) * s, 1.0])
-        _disc(img, (p[0], p[1]), s * 0.07, ink)
+        disc(img, (p[0], p[1]), s * 0.07, ink)
     corner = rot @ np.array([c[0] - 0.38 * s, c[1] - 0.58 * s, 1.0])
     text_at(img, str(int(rng.integers(1, 11))), (corner[0], corner[1]), s * 0.12, ink, rng, angle=-ang)
     return (c[0] - 0.3 * s, c[1] - 0.3 * s, c[0] + 0.3 * s, c[1] + 0.3 * s)
@@ -453,15 +379,15 @@ def _hardware(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float],
     """A tray's metal snap, a rivet or a hook: a small shiny ring with a highlight."""
     r = ppd * rng.uniform(0.12, 0.4)
     metal = jitter_color(rng, ((170, 170, 175), (60, 130, 190), (90, 90, 95))[rng.integers(3)], 0.15)
-    _disc(img, c, r * 1.1, metal * 0.4)
-    _disc(img, c, r, metal)
-    _disc(img, c, r * 0.55, metal * 0.6)
+    disc(img, c, r * 1.1, metal * 0.4)
+    disc(img, c, r, metal)
+    disc(img, c, r * 0.55, metal * 0.6)
     a = rng.uniform(0, 2 * np.pi)
-    _disc(img, (c[0] + np.cos(a) * r * 0.5, c[1] + np.sin(a) * r * 0.5), r * 0.2, (250, 250, 250))
+    disc(img, (c[0] + np.cos(a) * r * 0.5, c[1] + np.sin(a) * r * 0.5), r * 0.2, (250, 250, 250))
     if rng.random() < 0.4:  # a hook's bent wire
         end = (c[0] + np.cos(a) * r * 4, c[1] + np.sin(a) * r * 4)
-        cv2.line(img, (int(c[0] * _SUB), int(c[1] * _SUB)), (int(end[0] * _SUB), int(end[1] * _SUB)), _col(metal),
-                 max(1, int(r * 0.4)), cv2.LINE_AA, _SHIFT)
+        cv2.line(img, (int(c[0] * SUB), int(c[1] * SUB)), (int(end[0] * SUB), int(end[1] * SUB)), col(metal),
+                 max(1, int(r * 0.4)), cv2.LINE_AA, SHIFT)
     return (c[0] - r * 2, c[1] - r * 2, c[0] + r * 2, c[1] + r * 2)
 
 
@@ -471,8 +397,8 @@ def _scrap(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
     a = np.sort(rng.uniform(0, 2 * np.pi, int(rng.integers(4, 8))))
     rad = s * rng.uniform(0.5, 1.0, len(a))
     pts = np.stack([c[0] + rad * np.cos(a), c[1] + rad * np.sin(a)], 1)
-    colour = jitter_color(rng, (235, 240, 242), 0.08) if rng.random() < 0.7 else _any_colour(rng)
-    cv2.fillPoly(img, [np.array(pts * _SUB, np.int32)], _col(colour), cv2.LINE_AA, _SHIFT)
+    colour = jitter_color(rng, (235, 240, 242), 0.08) if rng.random() < 0.7 else any_colour(rng)
+    cv2.fillPoly(img, [np.array(pts * SUB, np.int32)], col(colour), cv2.LINE_AA, SHIFT)
     if rng.random() < 0.5:
         text_at(img, str(int(rng.integers(0, 100))), c, s * 0.4, (40, 40, 40), rng)
     return (c[0] - s, c[1] - s, c[0] + s, c[1] + s)
@@ -480,28 +406,28 @@ def _scrap(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], pp
 
 def _lint(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A few specks of lint or crumbs: tiny light fibres and dots, as a dark cloth gathers them."""
-    colour = jitter_color(rng, (220, 220, 225), 0.2) if rng.random() < 0.7 else _any_colour(rng)
+    colour = jitter_color(rng, (220, 220, 225), 0.2) if rng.random() < 0.7 else any_colour(rng)
     spread = ppd * rng.uniform(0.3, 1.2)
     for _ in range(int(rng.integers(2, 9))):
         p = np.array(c) + rng.normal(0, spread / 2, 2)
         if rng.random() < 0.5:
-            _disc(img, (p[0], p[1]), ppd * rng.uniform(0.02, 0.08), colour)
+            disc(img, (p[0], p[1]), ppd * rng.uniform(0.02, 0.08), colour)
         else:
             q = p + rng.normal(0, ppd * 0.15, 2)
-            cv2.line(img, (int(p[0] * _SUB), int(p[1] * _SUB)), (int(q[0] * _SUB), int(q[1] * _SUB)), _col(colour), 1,
-                     cv2.LINE_AA, _SHIFT)
+            cv2.line(img, (int(p[0] * SUB), int(p[1] * SUB)), (int(q[0] * SUB), int(q[1] * SUB)), col(colour), 1,
+                     cv2.LINE_AA, SHIFT)
     return (c[0] - spread, c[1] - spread, c[0] + spread, c[1] + spread)
 
 
 def _bowl(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A bowl or a cup seen from above: a big ring with a bright rim and a shaded inside."""
     r = ppd * rng.uniform(2.5, 6.0)
-    colour = _any_colour(rng, sat=(0, 200))
-    _shadow(img, _circle(c, r), ppd * 3, rng)
-    _disc(img, c, r, colour * 0.85)
-    _disc(img, c, r * 0.92, np.minimum(colour * 1.3 + 20, 255))
-    _disc(img, c, r * 0.85, colour * 0.7)
-    _disc(img, (c[0] + r * 0.1, c[1] + r * 0.1), r * 0.6, colour * 0.6)
+    colour = any_colour(rng, sat=(0, 200))
+    shadow(img, circle(c, r), ppd * 3, rng)
+    disc(img, c, r, colour * 0.85)
+    disc(img, c, r * 0.92, np.minimum(colour * 1.3 + 20, 255))
+    disc(img, c, r * 0.85, colour * 0.7)
+    disc(img, (c[0] + r * 0.1, c[1] + r * 0.1), r * 0.6, colour * 0.6)
     return (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
 
 

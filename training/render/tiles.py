@@ -15,19 +15,21 @@ import string
 import cv2
 import numpy as np
 
-from dicecam.training.render.clutter import (
-    _SHIFT,
-    _SUB,
+from dicecam.training.render.drawing import (
     DIE_PIPS,
+    SHIFT,
+    SQUARE,
+    SUB,
     Box,
-    _any_colour,
-    _circle,
-    _col,
-    _disc,
-    _shadow,
+    any_colour,
+    box_around,
+    circle,
+    col,
+    disc,
+    shadow,
     text_at,
+    turned,
 )
-from dicecam.training.render.grid_objects import SQUARE, _turned, box_around
 from dicecam.training.render.textures import jitter_color
 
 #: Ring layouts of the mahjong circles suit (1-9), in units of a third of the tile's width.
@@ -46,12 +48,12 @@ def _tile_body(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
     """A light tile with a darker edge and a shadow: its box, its half width and its angle."""
     half = ppd * rng.uniform(0.4, 0.6)
     ang = float(rng.uniform(0, 360))
-    outline = _turned(c, ang, SQUARE * (half, half * aspect))
-    _shadow(img, outline, ppd, rng, strength=0.4)
+    outline = turned(c, ang, SQUARE * (half, half * aspect))
+    shadow(img, outline, ppd, rng, strength=0.4)
     face = jitter_color(rng, ((225, 238, 244), (215, 225, 232), (235, 240, 240))[rng.integers(3)], 0.06)
-    cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(face * 0.8), cv2.LINE_AA, _SHIFT)
-    inner = _turned(c, ang, SQUARE * (half * 0.88, half * aspect * 0.9))
-    cv2.fillConvexPoly(img, np.array(inner * _SUB, np.int32), _col(face), cv2.LINE_AA, _SHIFT)
+    cv2.fillConvexPoly(img, np.array(outline * SUB, np.int32), col(face * 0.8), cv2.LINE_AA, SHIFT)
+    inner = turned(c, ang, SQUARE * (half * 0.88, half * aspect * 0.9))
+    cv2.fillConvexPoly(img, np.array(inner * SUB, np.int32), col(face), cv2.LINE_AA, SHIFT)
     return box_around(outline), half, ang
 
 
@@ -62,7 +64,7 @@ def _letter_tile(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
     mark = rng.choice(list(string.ascii_uppercase)) if rng.random() < 0.6 else str(int(rng.integers(1, 14)))
     text_at(img, str(mark), c, half * rng.uniform(0.7, 1.1), ink, rng, angle=-ang)
     if rng.random() < 0.5:
-        corner = _turned(c, ang, np.array([(half * 0.55, half * 0.55)]))[0]
+        corner = turned(c, ang, np.array([(half * 0.55, half * 0.55)]))[0]
         text_at(img, str(int(rng.integers(1, 11))), (corner[0], corner[1]), half * 0.3, ink, rng, angle=-ang)
     return box
 
@@ -76,11 +78,11 @@ def _ring_tile(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float]
     r = unit * (0.45 if n > 4 else 0.6) * (1.5 if n == 1 else 1.0)
     colours = [jitter_color(rng, bgr, 0.2) for bgr in ((40, 40, 180), (60, 120, 40), (140, 60, 30))]
     for k, (x, y) in enumerate(_RINGS[n]):
-        p = _turned(c, ang, np.array([(x * unit, y * unit * aspect * 0.8)]))[0]
+        p = turned(c, ang, np.array([(x * unit, y * unit * aspect * 0.8)]))[0]
         colour = colours[(k + n) % 3]
-        _disc(img, (p[0], p[1]), r, colour)
-        _disc(img, (p[0], p[1]), r * 0.6, np.array([235, 240, 240], np.float32))
-        _disc(img, (p[0], p[1]), r * 0.25, colour)
+        disc(img, (p[0], p[1]), r, colour)
+        disc(img, (p[0], p[1]), r * 0.6, np.array([235, 240, 240], np.float32))
+        disc(img, (p[0], p[1]), r * 0.25, colour)
     return box
 
 
@@ -88,27 +90,27 @@ def _cube(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd
     """A wooden resource cube: a plain coloured square, lit on one edge, shaded on another."""
     half = ppd * rng.uniform(0.25, 0.45)
     ang = float(rng.uniform(0, 360))
-    colour = _any_colour(rng, sat=(120, 255), val=(60, 230))
-    outline = _turned(c, ang, SQUARE * half)
-    _shadow(img, outline, ppd, rng, strength=0.5)
-    cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(colour * 0.7), cv2.LINE_AA, _SHIFT)
-    top = _turned((c[0] - half * 0.08, c[1] - half * 0.08), ang, SQUARE * half * 0.85)
-    cv2.fillConvexPoly(img, np.array(top * _SUB, np.int32), _col(colour), cv2.LINE_AA, _SHIFT)
+    colour = any_colour(rng, sat=(120, 255), val=(60, 230))
+    outline = turned(c, ang, SQUARE * half)
+    shadow(img, outline, ppd, rng, strength=0.5)
+    cv2.fillConvexPoly(img, np.array(outline * SUB, np.int32), col(colour * 0.7), cv2.LINE_AA, SHIFT)
+    top = turned((c[0] - half * 0.08, c[1] - half * 0.08), ang, SQUARE * half * 0.85)
+    cv2.fillConvexPoly(img, np.array(top * SUB, np.int32), col(colour), cv2.LINE_AA, SHIFT)
     return box_around(outline)
 
 
 def _chip(rng: np.random.Generator, img: np.ndarray, c: tuple[float, float], ppd: float) -> Box:
     """A poker chip: a coloured disc with light spots round its edge and a plain middle."""
     r = ppd * rng.uniform(0.5, 0.8)
-    colour = _any_colour(rng, sat=(100, 255), val=(50, 220))
-    _shadow(img, _circle(c, r), ppd, rng)
-    _disc(img, c, r, colour)
+    colour = any_colour(rng, sat=(100, 255), val=(50, 220))
+    shadow(img, circle(c, r), ppd, rng)
+    disc(img, c, r, colour)
     spots = int(rng.choice([4, 6, 8]))
     a0 = rng.uniform(0, 2 * np.pi)
     for k in range(spots):
         a = a0 + 2 * np.pi * k / spots
-        _disc(img, (c[0] + np.cos(a) * r * 0.82, c[1] + np.sin(a) * r * 0.82), r * 0.14, (235, 235, 235))
-    _disc(img, c, r * 0.55, np.minimum(colour * 1.2 + 20, 255))
+        disc(img, (c[0] + np.cos(a) * r * 0.82, c[1] + np.sin(a) * r * 0.82), r * 0.14, (235, 235, 235))
+    disc(img, c, r * 0.55, np.minimum(colour * 1.2 + 20, 255))
     if rng.random() < 0.5:
         text_at(img, str(int(rng.choice([1, 5, 10, 25, 100]))), c, r * 0.4, colour * 0.5, rng,
                 angle=float(rng.uniform(0, 360)))
@@ -124,27 +126,27 @@ def _score_sheet(rng: np.random.Generator, img: np.ndarray, c: tuple[float, floa
     paper = jitter_color(rng, (240, 244, 245), 0.04)
     ink = jitter_color(rng, ((30, 30, 30), (90, 40, 30), (40, 40, 160))[rng.integers(3)], 0.2)
     width, height = icon * rng.uniform(5, 9), gap * 7
-    outline = _turned(c, ang, SQUARE * (width / 2, height / 2))
-    _shadow(img, outline, ppd, rng, strength=0.2)
-    cv2.fillConvexPoly(img, np.array(outline * _SUB, np.int32), _col(paper), cv2.LINE_AA, _SHIFT)
+    outline = turned(c, ang, SQUARE * (width / 2, height / 2))
+    shadow(img, outline, ppd, rng, strength=0.2)
+    cv2.fillConvexPoly(img, np.array(outline * SUB, np.int32), col(paper), cv2.LINE_AA, SHIFT)
     left = -width / 2 + icon
     for row in range(8):  # the ruled lines
         y = -height / 2 + row * gap
-        a, b = _turned(c, ang, np.array([(-width / 2, y), (width / 2, y)]))
-        cv2.line(img, (int(a[0] * _SUB), int(a[1] * _SUB)), (int(b[0] * _SUB), int(b[1] * _SUB)), _col(paper * 0.7), 1,
-                 cv2.LINE_AA, _SHIFT)
+        a, b = turned(c, ang, np.array([(-width / 2, y), (width / 2, y)]))
+        cv2.line(img, (int(a[0] * SUB), int(a[1] * SUB)), (int(b[0] * SUB), int(b[1] * SUB)), col(paper * 0.7), 1,
+                 cv2.LINE_AA, SHIFT)
     centres = []
     for value in range(1, 7):
         y = -height / 2 + (value - 0.5) * gap
-        centre = _turned(c, ang, np.array([(left, y)]))[0]
+        centre = turned(c, ang, np.array([(left, y)]))[0]
         centres.append(centre)
-        square = _turned((centre[0], centre[1]), ang, SQUARE * icon / 2)
-        cv2.polylines(img, [np.array(square * _SUB, np.int32)], True, _col(ink), 1, cv2.LINE_AA, _SHIFT)
+        square = turned((centre[0], centre[1]), ang, SQUARE * icon / 2)
+        cv2.polylines(img, [np.array(square * SUB, np.int32)], True, col(ink), 1, cv2.LINE_AA, SHIFT)
         for gx, gy in DIE_PIPS[value]:
-            p = _turned((centre[0], centre[1]), ang, np.array([(gx * icon * 0.27, gy * icon * 0.27)]))[0]
-            _disc(img, (p[0], p[1]), icon * 0.09, ink)
+            p = turned((centre[0], centre[1]), ang, np.array([(gx * icon * 0.27, gy * icon * 0.27)]))[0]
+            disc(img, (p[0], p[1]), icon * 0.09, ink)
         if rng.random() < 0.5:
-            score = _turned(c, ang, np.array([(left + icon * 2.5, y)]))[0]
+            score = turned(c, ang, np.array([(left + icon * 2.5, y)]))[0]
             text_at(img, str(value * int(rng.integers(1, 6))), (score[0], score[1]), icon * 0.6, ink, rng,
                     angle=-ang)
     return box_around(np.array(centres), icon * 0.75)

@@ -1,0 +1,31 @@
+"""The render package's drawing kit: pieces land where their boxes say, to the sub-pixel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dicecam.training.render.drawing import SQUARE, box_around, circle, disc, turned
+
+
+def test_a_disc_is_centred_between_pixels_where_it_is_asked() -> None:
+    img = np.zeros((60, 60, 3), np.uint8)
+    disc(img, (20.25, 30.5), 8.0, 255)
+    w = img[..., 0].astype(np.float64)
+    ys, xs = np.indices(w.shape)
+    # OpenCV's pixel centres are at whole coordinates: the weighted centre is the asked one
+    assert abs((w * xs).sum() / w.sum() - 20.25) < 0.05
+    assert abs((w * ys).sum() / w.sum() - 30.5) < 0.05
+
+
+def test_a_square_turned_a_quarter_is_the_same_square_and_its_box() -> None:
+    pts = turned((10.0, 20.0), 90.0, SQUARE * 3)
+    assert box_around(pts) == pytest.approx((7.0, 17.0, 13.0, 23.0))
+    assert box_around(pts, 1.0) == pytest.approx((6.0, 16.0, 14.0, 24.0))
+
+
+def test_a_circle_s_outline_lies_on_it() -> None:
+    pts = circle((5.0, -2.0), 4.0, n=12)
+    assert pts.shape == (12, 2)
+    assert np.allclose(np.hypot(pts[:, 0] - 5.0, pts[:, 1] + 2.0), 4.0)
+
