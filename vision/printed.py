@@ -19,12 +19,13 @@ def _sizes(boxes: np.ndarray) -> np.ndarray:
 
 
 def printed_rows(boxes: np.ndarray, values: np.ndarray, *, length: int = 3, reach: float = 0.2,
-                 size_ratio: float = 1.35, spacing: tuple[float, float] = (0.8, 3.0)) -> np.ndarray:
+                 size_ratio: float = 1.35, spacing: tuple[float, float] = (0.8, 2.0)) -> np.ndarray:
     """Which of `boxes` (N, 4), read as `values` (N,), lie in a row of `length` or more faces
     whose values count up by one at even steps, as a score sheet prints them.
 
     A row starts at two boxes of neighbouring values, `spacing` (least, most) of their mean
-    size apart; each next face lies within `reach` of its neighbour's size of where the last
+    size apart (a sheet prints its faces about a face apart; dice further apart in a line are
+    chance in a heap, C429c); each next face lies within `reach` of its neighbour's size of where the last
     step, grown as the faces grow (a sheet seen at an angle), puts it, and neighbours' sizes
     differ by at most `size_ratio`. Rows run any way across the photo, up or down the values.
     """

@@ -61,6 +61,13 @@ def test_an_uneven_step_ends_the_row() -> None:
     assert not printed_rows(boxes, np.array([1, 2, 3, 4])).any()
 
 
+@pytest.mark.parametrize(("gap", "printed"), [(1.0, True), (1.9, True), (2.5, False)])
+def test_faces_more_than_two_sizes_apart_are_no_sheet_s(gap, printed) -> None:
+    # A sheet prints its faces about a face apart; three dice in a line far apart are chance
+    # in a heap (byler_d6's IMG_20191208_112404: a 3, 4 and 5 2.7 sizes apart, C429c).
+    assert printed_rows(column([3, 4, 5], gap=gap), np.array([3, 4, 5])).all() == printed
+
+
 def test_unlike_sizes_are_not_one_sheet_s_faces() -> None:
     boxes = column([1, 2, 3])
     centre = (boxes[2, :2] + boxes[2, 2:]) / 2
