@@ -13,6 +13,7 @@ from dicecam.vision.candidates import Candidates
 from dicecam.vision.detections import Die
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.onnx import metadata
+from dicecam.vision.printed import printed_rows
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import grown_to, longer_sides, relative_sides, typical_side
 
@@ -95,7 +96,8 @@ class FaceReader:
         crops = self.crops(source, cut)
         keys = _keys(cut, factor)
         probs = self._classified(crops, keys, readings)
-        typical = typical_side(boxes, (found.scores >= 0.5) & (probs[:, self.not_a_die] < 0.5))
+        trusted = (found.scores >= 0.5) & (probs[:, self.not_a_die] < 0.5)
+        typical = typical_side(boxes, trusted & ~self._printed(boxes, probs, trusted))
         relative = relative_sides(boxes, typical)
         # A box well under the typical die often frames part of one (a single pip of a 2):
         # a crop of the typical size shows the whole face.
@@ -120,6 +122,18 @@ class FaceReader:
         return Candidates(boxes, found.scores, values, held, probs[:, : self.not_a_die].max(axis=1),
                           probs[:, self.not_a_die], relative.astype(np.float32), lone=found.lone,
                           die_boxes=found.die_boxes)
+
+    def _printed(self, boxes: np.ndarray, probs: np.ndarray, trusted: np.ndarray) -> np.ndarray:
+        """Which `trusted` boxes, read as their first crops' likeliest faces, lie in a row of printed
+        faces (`vision.printed`): a score sheet's six small faces would otherwise set the photo's
+        typical die, and the throw's dice, three times their size, would be dropped as giants (C430)."""
+        rows = np.zeros(len(boxes), bool)
+        length = self.settings.printed_rows
+        if length is None or not self.settings.printed_typical or np.count_nonzero(trusted) < length:
+            return rows
+        values = probs[trusted, : self.not_a_die].argmax(axis=1) + 1
+        rows[trusted] = printed_rows(boxes[trusted], values, length=int(length), reach=self.settings.printed_reach)
+        return rows
 
     def read_crop(self, image: np.ndarray) -> Die:
         """Read a photo that shows exactly one die filling the frame (e.g. a dataset crop)."""

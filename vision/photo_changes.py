@@ -47,12 +47,16 @@ _SHEET_ROWS = ("Einser", "Zweier", "Dreier", "Vierer", "Fuenfer", "Sechser", "Su
                "Viererpasch", "Full House", "Kl. Strasse", "Gr. Strasse", "Kniffel", "Chance", "Gesamt")
 
 
-def score_sheet(digit: float) -> Change:
+def score_sheet(digit: float, *, faces: float | None = None) -> Change:
     """A score block lying beside the throw, its handwritten digits `digit` times a die's side
     tall (a Kniffel block's rows, photographed beside 16 mm dice: about 0.3), in the corner of
     the photo farthest from the dice (`_beside`). Printed row names, ruled lines and pen digits
-    are what the table's paper adds: digits and letters that must not pass for pips."""
-    return _beside(lambda h, w, side, background, rng: _sheet(h, w, side * digit, rng))
+    are what the table's paper adds: digits and letters that must not pass for pips. With
+    `faces`, the upper section's rows (ones to sixes) print their die's face too, a square
+    `faces` times a die's side with its pips, as Kniffel and Yahtzee sheets do: faces that
+    must not pass for dice."""
+    return _beside(lambda h, w, side, background, rng: _sheet(h, w, side * digit, rng,
+                                                               face=None if faces is None else side * faces))
 
 
 def dominoes(half: float, *, dark: bool = False) -> Change:
@@ -101,8 +105,9 @@ def _clear_corner(boxes: np.ndarray, w: int, h: int) -> tuple[int, int, int, int
     return None
 
 
-def _sheet(h: int, w: int, digit: float, rng: np.random.Generator) -> np.ndarray:
-    """A piece of a score block, `h` x `w` pixels: ruled rows about 1.4 digits tall."""
+def _sheet(h: int, w: int, digit: float, rng: np.random.Generator, *, face: float | None = None) -> np.ndarray:
+    """A piece of a score block, `h` x `w` pixels: ruled rows about 1.4 digits tall; with `face`,
+    rows one to six print that die's face, `face` pixels a side, at the end of the names' column."""
     paper = np.array([238, 242, 245], np.float32) + rng.uniform(-12, 6, 3)
     sheet = np.empty((h, w, 3), np.uint8)
     sheet[:] = np.clip(paper, 0, 255).astype(np.uint8)
@@ -120,11 +125,24 @@ def _sheet(h: int, w: int, digit: float, rng: np.random.Generator) -> np.ndarray
         base = round((k + 0.78) * row)
         cv2.putText(sheet, _SHEET_ROWS[k % len(_SHEET_ROWS)], (3, base),
                     cv2.FONT_HERSHEY_SIMPLEX, print_scale, ink, line, cv2.LINE_AA)
+        if face is not None and k % len(_SHEET_ROWS) < 6:
+            _printed_face(sheet, k % len(_SHEET_ROWS) + 1, (names - face * 0.75, (k + 0.5) * row), face, ink)
         for x in np.arange(names, w - digit, max(digit * 2.6, 12.0)):
             if rng.random() < 0.75:
                 cv2.putText(sheet, str(int(rng.integers(0, 31))), (round(x + digit * 0.2), base),
                             cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, write_scale, pen, line + 1, cv2.LINE_AA)
     return sheet
+
+
+def _printed_face(sheet: np.ndarray, value: int, centre: tuple[float, float], side: float,
+                  ink: tuple[int, int, int]) -> None:
+    """A die's face printed on paper: a square outline `side` pixels wide at `centre`, with `value`'s pips.
+    Drawn without the sheet's random numbers, so the sheets without faces stay as they were."""
+    s, (cx, cy) = max(side, 6.0), centre
+    cv2.rectangle(sheet, (round(cx - s / 2), round(cy - s / 2)), (round(cx + s / 2), round(cy + s / 2)), ink,
+                  max(1, round(s / 20)), cv2.LINE_AA)
+    for dx, dy in _PIPS[value]:
+        cv2.circle(sheet, (round(cx + dx * s / 4), round(cy + dy * s / 4)), max(1, round(s / 10)), ink, -1, cv2.LINE_AA)
 
 
 #: Pip places on a domino half (or a die's face) of each value, in quarters of its side from the middle.
@@ -221,6 +239,7 @@ CHANGES: dict[str, Change] = {
     "phone turned the other way (270 degrees)": _turned(3),
     "upside down (180 degrees)": _turned(2),
     "score sheet beside the dice": score_sheet(0.3),
+    "Kniffel sheet with printed faces beside the dice": score_sheet(0.3, faces=0.35),
     "big print beside the dice (digits half a die)": score_sheet(0.5),
     "dominoes beside the dice": dominoes(1.0),
     "dark dominoes beside the dice": dominoes(1.0, dark=True),

@@ -130,7 +130,10 @@ class ReaderSettings:
     Printed faces: dice of a read lying in a row of `printed_rows` or more (None: off) whose
     values count up one by one at even steps, the next face within `printed_reach` of a face's
     size of where the step puts it, are asked, and told a count such kept boxes rank last: a
-    score sheet prints a die's faces, one to six, down a column (`vision.printed`, C429).
+    score sheet prints a die's faces, one to six, down a column (`vision.printed`, C429). With
+    `printed_typical`, boxes the face reader's first reading puts in such rows do not set the
+    photo's typical die: a sheet's six small faces would, and the throw's dice, about three times
+    their size, would be dropped as giants (C430).
 
     Confidence: each die's is at most the chance the shipped fit gives it of being right
     (`vision.confidence`), where the models folder has one and `capped` is true; dice
@@ -202,6 +205,7 @@ class ReaderSettings:
     side_drops: float | None = 0.95
     printed_rows: int | None = 3
     printed_reach: float = 0.2
+    printed_typical: bool = True
     low_confidence: float = UNSURE_BELOW
 
     def uncounted(self) -> ReaderSettings:

@@ -133,17 +133,23 @@ def test_only_values_with_a_neighbour_one_up_or_down_are_printed(drawn) -> None:
 
 
 #: Rendered tables with a score sheet (`training.render.tiles`; renderer seeds, upright), where
-#: the reader without the step reads some of the sheet's printed faces as sure dice: read free,
-#: and (the last three) told the throw's count too.
+#: the reader without rows reads some of the sheet's printed faces as sure dice: read free, and
+#: (the last three) told the throw's count too. Asking is measured alone (`printed_typical` off:
+#: with it the sheet's faces no longer set the typical die, so other boxes are kept, C430).
 SHEET_SCENES = (75, 122, 131, 149, 276)
 TOLD_SHEET_SCENES = (131, 149, 276)
 
 
 @pytest.fixture(scope="module")
-def shipped() -> DiceReader:
-    reader = DiceReader()
+def asking() -> DiceReader:
+    reader = DiceReader(printed_typical=False)
     assert reader.settings.printed_rows == 3
     return reader
+
+
+@pytest.fixture(scope="module")
+def shipped() -> DiceReader:
+    return DiceReader()
 
 
 @pytest.fixture(scope="module")
@@ -163,23 +169,23 @@ def _sure_on(dice, boxes, low: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", SHEET_SCENES)
-def test_a_score_sheet_s_printed_faces_are_asked(shipped, without, seed) -> None:
+def test_a_score_sheet_s_printed_faces_are_asked(asking, without, seed) -> None:
     scene, sheets = _sheet_scene(seed)
-    before, got = without.read(scene.image), shipped.read(scene.image)
+    before, got = without.read(scene.image), asking.read(scene.image)
     assert _sure_on(before, sheets, without.low_confidence).any(), "read sure without the step"
-    assert not _sure_on(got, sheets, shipped.low_confidence).any()
+    assert not _sure_on(got, sheets, asking.low_confidence).any()
     # Without a count it only asks: the same boxes and values.
     np.testing.assert_array_equal(got.boxes, before.boxes)
     np.testing.assert_array_equal(got.values, before.values)
 
 
 @pytest.mark.parametrize("seed", TOLD_SHEET_SCENES)
-def test_told_the_count_no_printed_face_is_a_sure_die(shipped, without, seed) -> None:
+def test_told_the_count_no_printed_face_is_a_sure_die(asking, without, seed) -> None:
     scene, sheets = _sheet_scene(seed)
     count = len(scene.dice)
-    before, got = without.read(scene.image, count=count), shipped.read(scene.image, count=count)
+    before, got = without.read(scene.image, count=count), asking.read(scene.image, count=count)
     assert _sure_on(before, sheets, without.low_confidence).any()
-    assert not _sure_on(got, sheets, shipped.low_confidence).any()
+    assert not _sure_on(got, sheets, asking.low_confidence).any()
     assert len(got) == len(before)
 
 
