@@ -153,6 +153,9 @@ def check_screen(phone, name: str, screens: Path | None = None, *, targets: bool
     """Fail on any foreign-language text, small tap target, element wider than the
     phone or text under 4.5:1; then write a full-page screenshot `name`."""
     page = phone.page
+    # Judge the page as styled: on a loaded machine a new page's elements can be waited for
+    # before its stylesheet has come (every link then measured at its text's bare size).
+    page.wait_for_load_state("load")
     # Judge what stays on screen, not a dialog halfway through its slide-in.
     page.evaluate("() => Promise.all(document.getAnimations()"
                   ".filter(a => a.effect.getTiming().iterations !== Infinity).map(a => a.finished))")
