@@ -46,7 +46,9 @@ class ReaderSettings:
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
     again from a crop of typical size; one under `min_relative_size` is dropped unless read
     with a confidence of at least `keep_small_above`; one over `max_relative_size` times the
-    typical die (a bowl, a group of dice seen as one) is dropped. A crop read with a top
+    typical die (a bowl, a group of dice seen as one) is dropped, unless read plainly: its top
+    probability times min(1, peak / 0.5) `giant_sure` or more and "not a die" under
+    1 - `giant_sure` (None: never; C431). A crop read with a top
     probability under `turn_below` is read again turned, mirrored (and with `colours`, in
     other colours), unless it is "not a die" with probability `views_below_not_a_die` or
     more (1 reads every one again) or, unless `views_when_likeliest_no_die`, likelier
@@ -206,6 +208,7 @@ class ReaderSettings:
     printed_rows: int | None = 3
     printed_reach: float = 0.2
     printed_typical: bool = True
+    giant_sure: float | None = 0.93
     low_confidence: float = UNSURE_BELOW
 
     def uncounted(self) -> ReaderSettings:

@@ -134,17 +134,23 @@ def test_only_values_with_a_neighbour_one_up_or_down_are_printed(drawn) -> None:
 
 #: Rendered tables with a score sheet (`training.render.tiles`; renderer seeds, upright), where
 #: the reader without rows reads some of the sheet's printed faces as sure dice: read free, and
-#: (the last three) told the throw's count too. Asking is measured alone (`printed_typical` off:
-#: with it the sheet's faces no longer set the typical die, so other boxes are kept, C430).
+#: (the last three) told the throw's count too. Asking is measured alone (`printed_typical` and
+#: `giant_sure` off: with them the sheet's faces no longer set the typical die, and a die they
+#: made a giant is kept, so other boxes are read, C430, C431).
 SHEET_SCENES = (75, 122, 131, 149, 276)
 TOLD_SHEET_SCENES = (131, 149, 276)
 
 
 @pytest.fixture(scope="module")
 def asking() -> DiceReader:
-    reader = DiceReader(printed_typical=False)
+    reader = DiceReader(printed_typical=False, giant_sure=None)
     assert reader.settings.printed_rows == 3
     return reader
+
+
+@pytest.fixture(scope="module")
+def unasked() -> DiceReader:
+    return DiceReader(printed_rows=None, giant_sure=None)
 
 
 @pytest.fixture(scope="module")
@@ -169,10 +175,10 @@ def _sure_on(dice, boxes, low: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", SHEET_SCENES)
-def test_a_score_sheet_s_printed_faces_are_asked(asking, without, seed) -> None:
+def test_a_score_sheet_s_printed_faces_are_asked(asking, unasked, seed) -> None:
     scene, sheets = _sheet_scene(seed)
-    before, got = without.read(scene.image), asking.read(scene.image)
-    assert _sure_on(before, sheets, without.low_confidence).any(), "read sure without the step"
+    before, got = unasked.read(scene.image), asking.read(scene.image)
+    assert _sure_on(before, sheets, unasked.low_confidence).any(), "read sure without the step"
     assert not _sure_on(got, sheets, asking.low_confidence).any()
     # Without a count it only asks: the same boxes and values.
     np.testing.assert_array_equal(got.boxes, before.boxes)
@@ -180,11 +186,11 @@ def test_a_score_sheet_s_printed_faces_are_asked(asking, without, seed) -> None:
 
 
 @pytest.mark.parametrize("seed", TOLD_SHEET_SCENES)
-def test_told_the_count_no_printed_face_is_a_sure_die(asking, without, seed) -> None:
+def test_told_the_count_no_printed_face_is_a_sure_die(asking, unasked, seed) -> None:
     scene, sheets = _sheet_scene(seed)
     count = len(scene.dice)
-    before, got = without.read(scene.image, count=count), asking.read(scene.image, count=count)
-    assert _sure_on(before, sheets, without.low_confidence).any()
+    before, got = unasked.read(scene.image, count=count), asking.read(scene.image, count=count)
+    assert _sure_on(before, sheets, unasked.low_confidence).any()
     assert not _sure_on(got, sheets, asking.low_confidence).any()
     assert len(got) == len(before)
 

@@ -34,7 +34,10 @@ def _one(**changes: object) -> Candidates:
     ({"score": 0.35, "top": 0.6, "whole": 0.95}, True),  # ... that the check plainly sees as a die
     ({"relative": 0.5, "top": 0.6}, False),            # a small stray (a pip, a side face)
     ({"relative": 0.5, "top": 0.95}, True),            # small but plainly read
-    ({"relative": 2.5}, False),                        # a giant (a bowl, a heap)
+    ({"relative": 2.5, "top": 0.87}, False),           # a giant (a bowl, a heap)
+    ({"relative": 2.5}, True),                         # ... but read plainly: a clear die beside small non-dice (C431)
+    ({"relative": 2.5, "not_a_die": 0.08}, False),     # ... read with a doubt that it is a die
+    ({"relative": 2.5, "score": 0.3}, False),          # ... or on a weak peak (0.95 x 0.3 / 0.5 under 0.93)
     ({"lone": True, "top": 0.85}, False),              # found only by enlarging an empty photo
     ({"lone": True, "top": 0.95}, True),
     ({"whole": 0.2}, False),                           # the check plainly sees no die
@@ -49,6 +52,11 @@ def test_a_rule_turned_off_keeps_what_it_dropped() -> None:
     doubted = _one(not_a_die=0.3, whole=0.95)
     assert not filled(judge(doubted, ReaderSettings(rescue_not_a_die=None), min_score=MIN_SCORE).kept, "kept")[0]
     assert filled(judge(doubted, ReaderSettings(max_not_a_die=0.5), min_score=MIN_SCORE).kept, "kept")[0]
+
+
+def test_without_the_plain_giants_line_every_giant_goes() -> None:
+    giant = _one(relative=2.5)
+    assert not filled(judge(giant, ReaderSettings(giant_sure=None), min_score=MIN_SCORE).kept, "kept")[0]
 
 
 def test_no_boxes_judge_to_none() -> None:
