@@ -38,6 +38,7 @@ from dicecam.vision.second_opinions import (
     halves_dropped,
     overlaps_asked,
     printed_asked,
+    printed_kept,
     sides_asked,
     top_looked,
 )
@@ -311,18 +312,22 @@ class DiceReader:
         With the photo they were found in (`image`), where the rules keep more boxes than
         `count`, the kept boxes a check doubts rank after the others (`_doubted`), as `read` ranks them."""
         count = throw_count(count)
-        last = None if image is None else self._doubted(image, found, count)
+        printed = printed_kept(found, self.settings)
+        last = None if image is None else self._doubted(image, found, count, printed)
         counted = self._counted(found, count, last=last)
         if image is not None:
             counted = replace(counted, left_out=halves_dropped(_as_bgr(image), counted.left_out,
                                                                domino_check=self.domino_check, settings=self.settings))
-        dice = printed_asked(self._overlaps_asked(counted.dice), settings=self.settings, kept=found)
+        dice = printed_asked(self._overlaps_asked(counted.dice), settings=self.settings, printed=found.boxes[printed])
         return replace(counted, dice=dice)
 
-    def _doubted(self, image: np.ndarray, found: Candidates, count: int) -> np.ndarray | None:
-        """The boxes of judged `found` a known `count` ranks last (`second_opinions.doubted`)."""
+    def _doubted(self, image: np.ndarray, found: Candidates, count: int,
+                 printed: np.ndarray | None = None) -> np.ndarray | None:
+        """The boxes of judged `found` a known `count` ranks last (`second_opinions.doubted`);
+        `printed`: those in printed rows, where already found."""
         return doubted(_as_bgr(image), found, count, domino_check=self.domino_check,
-                       decoy_reader=self.decoy_reader, settings=self.settings, side_check=self.side_check)
+                       decoy_reader=self.decoy_reader, settings=self.settings, side_check=self.side_check,
+                       printed=printed)
 
     def _overlaps_asked(self, dice: Dice) -> Dice:
         """`dice` with two boxes on one die asked (`second_opinions.overlaps_asked`)."""

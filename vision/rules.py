@@ -35,13 +35,13 @@ def judge(seen: Candidates, settings: ReaderSettings, *, min_score: float) -> Ca
     if s.weak_rescue is not None and seen.whole is not None:
         # ... or where the check plainly sees a die (NaN, not looked at, rescues nothing).
         plain |= (top >= s.weak_rescue) & (seen.whole >= s.rescue_whole)
+    not_a_die = filled(seen.not_a_die, "not_a_die")
     giant = relative > s.max_relative_size
     if s.giant_sure is not None:
         # A die read plainly is kept whatever the photo's typical die: small boxes that are no
         # dice (a score sheet's printed faces) can set that, and a clear die three times their
         # size is no bowl or heap (no box on no die came above 0.87, C431).
-        giant &= ~((top * detected >= s.giant_sure) & (filled(seen.not_a_die, "not_a_die") < 1 - s.giant_sure))
-    not_a_die = filled(seen.not_a_die, "not_a_die")
+        giant &= ~((top * detected >= s.giant_sure) & (not_a_die < 1 - s.giant_sure))
     die = not_a_die < s.max_not_a_die
     if s.rescue_not_a_die is not None and seen.whole is not None:
         # The reader sees a face alone (a small die on a printed hex looks like print);

@@ -63,20 +63,19 @@ def overlaps_asked(dice: Dice, *, share: float | None) -> Dice:
     return replace(dice, confidences=ask_about(dice.confidences, asked))
 
 
-def printed_asked(dice: Dice, *, settings: ReaderSettings, kept: Candidates | None = None) -> Dice:
+def printed_asked(dice: Dice, *, settings: ReaderSettings, printed: np.ndarray | None = None) -> Dice:
     """`dice` with those lying in a row of printed faces asked: `settings.printed_rows` or more
     whose values count up one by one at even steps (`vision.printed`), as a score sheet prints
-    a die's faces (C429). Rows are looked for among `dice`, or, told a count, among the boxes
-    of judged candidates the rules kept (`kept`): the count's fills are boxes the rules did
-    not keep, asked already, and rows made with them are a chart of dice (C429b). Values and
-    boxes stay as read; any number of dice, as a sheet's six faces and a throw's dice make
-    more than a throw."""
+    a die's faces (C429). Rows are looked for among `dice`; told a count, `printed` gives the
+    boxes (M, 4) in rows among the candidates the rules kept (`printed_kept`): the count's fills
+    are boxes the rules did not keep, asked already, and rows made with them are a chart of dice
+    (C429b). Values and boxes stay as read; any number of dice, as a sheet's six faces and a
+    throw's dice make more than a throw."""
     if settings.printed_rows is None or not len(dice):
         return dice
-    if kept is None:
+    if printed is None:
         asked = printed_rows(dice.boxes, dice.values, length=int(settings.printed_rows), reach=settings.printed_reach)
     else:
-        printed = kept.boxes[printed_kept(kept, settings)]
         asked = (dice.boxes[:, None, :] == printed[None, :, :]).all(axis=2).any(axis=1)
     if not asked.any():
         return dice
@@ -209,14 +208,14 @@ def halves_dropped(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | No
 
 def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: BoxCheck | None,
             decoy_reader: CropReader | None, settings: ReaderSettings,
-            side_check: BoxCheck | None = None) -> np.ndarray | None:
+            side_check: BoxCheck | None = None, printed: np.ndarray | None = None) -> np.ndarray | None:
     """Which boxes of judged `found` a known `count` ranks last, where the rules keep more than
     `count` (else None, and nothing is looked at): the kept boxes `domino_check` gives
     `domino_passes` or more of being half a domino, and those `decoy_reader` reads "not a die"
     at `decoy_passes` or more. A half or a decoy is read as surely as a die, and ranked by its
     reading it took a real die's place (C357, C358, models/HISTORY.md); those `side_check`
     gives `side_passes` or more of being a die's side face (C397); and those lying in a row of
-    printed faces (`printed_asked`, C429)."""
+    printed faces (`printed`, one per box of `found`: `printed_kept`'s, found here when None; C429)."""
     halves, decoys, sides = settings.domino_passes, settings.decoy_passes, settings.side_passes
     check = domino_check if halves is not None else None
     second = decoy_reader if decoys is not None else None
@@ -227,7 +226,7 @@ def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: B
         return None
     doubts = np.zeros(len(kept), bool)
     if rows is not None:
-        doubts |= printed_kept(found, settings)[kept]
+        doubts |= (printed_kept(found, settings) if printed is None else printed)[kept]
     if check is not None and halves is not None:
         doubts |= check.probability(image, found.boxes[kept]) >= halves
     if second is not None and decoys is not None:

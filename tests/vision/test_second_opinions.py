@@ -181,7 +181,9 @@ def test_told_a_count_rows_are_looked_for_among_the_kept_boxes() -> None:
     found = _judged([True, True, False], [1, 2, 3])
     taken = Dice(found.boxes, np.array([1, 2, 3], np.int64), np.full(3, 0.9, np.float32))
     assert (asks.printed_asked(taken, settings=ReaderSettings()).confidences <= ASKED_AT_MOST).all()
-    after = asks.printed_asked(taken, settings=ReaderSettings(), kept=found)
+    kept_rows = asks.printed_kept(found, ReaderSettings())
+    assert not kept_rows.any()
+    after = asks.printed_asked(taken, settings=ReaderSettings(), printed=found.boxes[kept_rows])
     assert (after.confidences > ASKED_AT_MOST).all()
 
 
