@@ -66,6 +66,15 @@ def dominoes(half: float, *, dark: bool = False) -> Change:
     return _beside(lambda h, w, side, background, rng: _dominoes(h, w, side * half, background, rng, dark=dark))
 
 
+def poker_chips(chip: float) -> Change:
+    """Poker chips lying flat beside the throw, each `chip` times a die's side across (a 39 mm
+    chip beside 16-19 mm dice: about 2), in the corner of the photo farthest from the dice
+    (`_beside`): coloured discs with four, six or eight light spots round the rim, a ring and
+    a denomination inside, seen a little from the side. Würfelpoker is played for chips, and a
+    chip's rim spots must not pass for a die's pips."""
+    return _beside(lambda h, w, side, background, rng: _chips(h, w, side * chip, background, rng))
+
+
 def _beside(draw: Callable[[int, int, float, np.ndarray, np.random.Generator], np.ndarray]) -> Change:
     """A change that paints `draw(h, w, die side, table colour, rng)` into the corner of the photo
     farthest from the dice, as large as it fits (at most a third of each side) without covering
@@ -172,6 +181,55 @@ def _dominoes(h: int, w: int, half: float, table: np.ndarray, rng: np.random.Gen
     return out
 
 
+#: Poker chips' colours (BGR): red, blue, green, black, white, and the light colour of each one's spots.
+_CHIP_COLOURS = (((40, 40, 190), (235, 235, 235)), ((150, 70, 25), (235, 235, 235)), ((50, 130, 40), (235, 235, 235)),
+                 ((30, 30, 30), (235, 235, 235)), ((225, 228, 230), (40, 40, 190)))
+
+
+def _chips(h: int, w: int, across: float, table: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Loose poker chips on the table's colour, `h` x `w` pixels, each `across` pixels wide:
+    squashed by up to a quarter and turned, as a phone held over the table sees a disc."""
+    out = np.empty((h, w, 3), np.uint8)
+    out[:] = table
+    r = max(across / 2, 6.0)
+    step = 2.3 * r
+    for cx in np.arange(r * 1.1, w - r, step):
+        for cy in np.arange(r * 1.1, h - r, step):
+            body, spot = _CHIP_COLOURS[int(rng.integers(len(_CHIP_COLOURS)))]
+            squash, turn = float(rng.uniform(0.75, 1.0)), float(rng.uniform(0, 180))
+            centre = (float(cx + rng.uniform(-0.1, 0.1) * r), float(cy + rng.uniform(-0.1, 0.1) * r))
+            spots, start = int(rng.choice([4, 6, 8])), float(rng.uniform(0, 2 * np.pi))
+            _chip(out, centre, r, squash, turn, body, spot, spots, start)
+    return out
+
+
+def _chip(out: np.ndarray, centre: tuple[float, float], r: float, squash: float, turn: float,
+          body: tuple[int, int, int], spot: tuple[int, int, int], spots: int, start: float) -> None:
+    """One chip of radius `r` at `centre`, its vertical axis `squash`ed then turned `turn` degrees:
+    `spots` light rim spots from angle `start`, a thin ring and a plain lighter middle."""
+    c, t = np.asarray(centre), np.deg2rad(turn)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+
+    def ellipse(at: np.ndarray, radius: float, colour: tuple[int, int, int], thickness: int = -1) -> None:
+        point = tuple(int(v) for v in np.round((c + rot @ (at * (1.0, squash))) * 16))
+        axes = (max(round(radius * 16), 16), max(round(radius * squash * 16), 16))
+        cv2.ellipse(out, point, axes, turn, 0, 360, colour, thickness, cv2.LINE_AA, 4)
+
+    ellipse(np.zeros(2), r, _shade(body, 0.55, 0))  # its edge, in its own shadow
+    ellipse(np.zeros(2), r * 0.96, body)
+    for k in range(spots):
+        a = start + 2 * np.pi * k / spots
+        ellipse(np.array([np.cos(a), np.sin(a)]) * r * 0.8, r * 0.12, spot)
+    ellipse(np.zeros(2), r * 0.6, spot, max(1, round(r / 25)))
+    ellipse(np.zeros(2), r * 0.5, _shade(body, 1.15, 20))
+
+
+def _shade(colour: tuple[int, int, int], times: float, plus: int) -> tuple[int, int, int]:
+    """`colour` times `times` plus `plus`, each channel held to 0-255."""
+    b, g, r = (min(255, max(0, int(v * times + plus))) for v in colour)
+    return b, g, r
+
+
 def turn_hue(image: np.ndarray, degrees: float) -> np.ndarray:
     """The photo with every colour's hue turned by `degrees` (saturation and value kept)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
@@ -243,4 +301,6 @@ CHANGES: dict[str, Change] = {
     "big print beside the dice (digits half a die)": score_sheet(0.5),
     "dominoes beside the dice": dominoes(1.0),
     "dark dominoes beside the dice": dominoes(1.0, dark=True),
+    "poker chips beside the dice": poker_chips(2.0),
+    "small poker chips beside the dice (1.3 dice)": poker_chips(1.3),
 }
