@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("torch", reason="training needs the `train` extra")
 
 from dicecam.training.learn import domino_check
-from dicecam.training.learn.domino_check import CUT, caught_above_every_die, examples, paste_dominoes
+from dicecam.training.learn.domino_check import CUT, caught_above_every_die, examples, paste_chips, paste_dominoes
 from dicecam.vision.boxes import centres
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.reader import DiceReader
@@ -43,6 +43,19 @@ def test_no_rows_asked_paints_as_before_rows_existed() -> None:
     boxes_b = paste_dominoes(b, DICE, rng, side=40, rows=0.0)
     np.testing.assert_array_equal(boxes_a, boxes_b)
     np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_chips_are_painted_clear_of_the_dice_and_of_each_other_a_die_or_more_across(seed) -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    boxes = paste_chips(image, DICE, np.random.default_rng(seed), side=40)
+    assert 1 <= len(boxes) <= 3
+    across = boxes[:, 2] - boxes[:, 0]
+    assert ((across >= 40) & (across <= 2.6 * 40)).all()  # 1.0-2.6 dice, as real chips beside dice
+    away = np.abs(centres(boxes)[:, None] - centres(DICE)[None]).max(axis=2)
+    assert (away >= 2.2 * 40).all()
+    for x0, y0, x1, y1 in DICE.astype(int):
+        assert (image[y0:y1, x0:x1] == 120).all()
 
 
 def test_a_photo_too_small_for_a_domino_gets_none() -> None:

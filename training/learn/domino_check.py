@@ -31,6 +31,7 @@ from dicecam.training.data.caches import DATASETS
 from dicecam.training.data.throw_boxes import fold_of
 from dicecam.training.learn.whole_die import Arch, Cut, export, train
 from dicecam.training.render.clutter import OBJECTS, domino_row
+from dicecam.training.render.tiles import TILE_OBJECTS
 from dicecam.vision.boxes import centres, inside
 from dicecam.vision.dataset import read_dataset
 from dicecam.vision.decode import load_image
@@ -53,6 +54,26 @@ class Examples:
     labels: np.ndarray
     folds: np.ndarray
     confidences: np.ndarray
+
+
+def paste_chips(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
+                count: int = 3, tries: int = 40) -> np.ndarray:
+    """Paint up to `count` poker chips (`tiles`' chip, 1.0-2.6 `side`s across) into `image` in place,
+    each clear of every box of `dice` and of each other; their boxes (M, 4). A chip's rim spots
+    read as a die's pips (C432), and the check's wide crop sees the round rim around them."""
+    h, w = image.shape[:2]
+    chip = TILE_OBJECTS["chip"][0]
+    boxes: list[tuple[float, float, float, float]] = []
+    for _ in range(tries):
+        if len(boxes) >= count or min(h, w) <= 4 * side:
+            break
+        c = (float(rng.uniform(1.5 * side, w - 1.5 * side)), float(rng.uniform(1.5 * side, h - 1.5 * side)))
+        near_die = len(dice) and (np.abs(centres(dice) - c).max(axis=1) < 2.2 * side).any()
+        near_chip = any(max(abs(c[0] - (b[0] + b[2]) / 2), abs(c[1] - (b[1] + b[3]) / 2)) < 3 * side for b in boxes)
+        if near_die or near_chip:
+            continue
+        boxes.append(chip(rng, image, c, side * float(rng.uniform(1.0, 1.6))))
+    return np.array(boxes, np.float32).reshape(-1, 4)
 
 
 def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
@@ -85,8 +106,10 @@ UNCHECKED = {"domino_asks": None, "domino_passes": None, "domino_drops": None}
 
 
 def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS,
-             rows: float = 0.0) -> Examples:
-    """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo."""
+             rows: float = 0.0, chips: float = 0.0) -> Examples:
+    """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo;
+    on a share `chips` of the photos, poker chips are pasted too (`paste_chips`) and count as
+    dominoes: a flat piece, not a die."""
     rng = np.random.default_rng(seed)
     parts = []
     for name in sets:
@@ -97,6 +120,9 @@ def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[
             sides = np.sqrt(np.prod(photo.dice.boxes[:, 2:] - photo.dice.boxes[:, :2], axis=1))
             side = float(np.median(sides)) * WHOLE_DIE_SHARE.get(name, 1.0)
             dominoes = paste_dominoes(image, photo.dice.boxes, rng, side=side, rows=rows)
+            if chips > 0 and rng.random() < chips:
+                taken = np.concatenate([photo.dice.boxes, dominoes])
+                dominoes = np.concatenate([dominoes, paste_chips(image, taken, rng, side=side)])
             if len(dominoes):
                 parts.append(read_examples(reader, image, photo.dice.boxes, dominoes, fold=fold_of(photo.image)))
     return joined(*parts)
@@ -184,6 +210,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rows", type=float, default=0.5,
                     help="share of pasted dominoes drawn as rows with real pip layouts (clutter.domino_row; "
                          "default 0.5, as shipped: C383)")
+    ap.add_argument("--chips", type=float, default=0.0,
+                    help="share of train photos with poker chips pasted too, learned as dominoes "
+                         "(C432, not shipped: 0)")
     ap.add_argument("--examples", type=Path, default=None,
                     help="an .npz of the examples: read if it exists, else written (the reads take most of "
                          "the time; one file serves the five --holdout-fold runs of benchmarks/fold_reads.py)")
@@ -192,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.examples is not None and args.examples.is_file():
         data = loaded(args.examples)
     else:
-        data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows),
+        data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows, chips=args.chips),
                       rendered_examples(reader, scenes=args.renders))
         if args.examples is not None:
             saved(data, args.examples)
