@@ -70,7 +70,7 @@ def poker_chips(chip: float) -> Change:
     """Poker chips lying flat beside the throw, each `chip` times a die's side across (a 39 mm
     chip beside 16-19 mm dice: about 2), in the corner of the photo farthest from the dice
     (`_beside`): coloured discs with four, six or eight light spots round the rim, a ring and
-    a denomination inside, seen a little from the side. Würfelpoker is played for chips, and a
+    a plain lighter middle, seen a little from the side. Würfelpoker is played for chips, and a
     chip's rim spots must not pass for a die's pips."""
     return _beside(lambda h, w, side, background, rng: _chips(h, w, side * chip, background, rng))
 
