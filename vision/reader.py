@@ -208,6 +208,7 @@ class DiceReader:
         photo, readings = Halvings(image), CropReadings()
         searching = search and self.settings.search_missing
         found = self._candidates(image, photo, readings, count=count if searching and count <= THROW_AT_MOST else None)
+        found, aside = self._pieces_aside(image, found, photo, count, readings)
         missing = count > self._dice_apart(found, count)
         if searching:
             if missing and self.settings.count_look_by_dice:
@@ -218,9 +219,30 @@ class DiceReader:
         elif self.settings.frame_look_max_side and missing:  # a live frame's cheaper second look
             more = self.detector.look_closer(photo, found, self.settings.frame_look_max_side)
             found = self._with(image, found, more, photo, readings)
+        if aside is not None:
+            found = found.concat(aside) if len(found) else aside
         if self.settings.check_count_fill:
             found = self.look_at_likeliest(image, found, count)
         return found
+
+    def _pieces_aside(self, image: np.ndarray, found: Candidates, photo: Halvings, count: int,
+                      readings: CropReadings | None) -> tuple[Candidates, Candidates | None]:
+        """Judged `found` without the kept boxes the domino check passes, judged again without
+        them, and those boxes, kept by no rule (None where none is set aside): with
+        `pieces_aside`, in a throw's count the first look met (C433)."""
+        line = self.settings.domino_passes
+        kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
+        if not self.settings.pieces_aside or line is None or self.domino_check is None \
+                or count > THROW_AT_MOST or len(kept) < count:
+            return found, None
+        pieces = kept[self.domino_check.probability(image, found.boxes[kept]) >= line]
+        if not len(pieces):
+            return found, None
+        rest = found.take(np.setdiff1d(np.arange(len(found)), pieces))
+        seen = replace(Candidates.found(rest.boxes, rest.scores, die_boxes=rest.die_boxes), lone=rest.lone)
+        aside = found.take(pieces)
+        aside = replace(aside, kept=np.zeros(len(aside), bool))
+        return self._judged(image, photo, seen, readings), aside
 
     def _apart_share(self, count: int) -> float | None:
         """The overlap (`ask_overlapping`) past which two boxes of a throw of `count` dice
