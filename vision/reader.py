@@ -227,13 +227,12 @@ class DiceReader:
 
     def _pieces_aside(self, image: np.ndarray, found: Candidates, photo: Halvings, count: int,
                       readings: CropReadings | None) -> tuple[Candidates, Candidates | None]:
-        """Judged `found` without the kept boxes the domino check passes, judged again without
-        them, and those boxes, kept by no rule (None where none is set aside): with
-        `pieces_aside`, in a throw's count the first look met (C433)."""
-        line = self.settings.domino_passes
+        """Judged `found` without the kept boxes the domino check gives `pieces_aside` or more,
+        judged again without them, and those boxes, kept by no rule (None where none is set
+        aside): in a throw's count the first look met (C433)."""
+        line = self.settings.pieces_aside
         kept = np.flatnonzero(filled(found.kept, "kept")) if len(found) else np.zeros(0, np.int64)
-        if not self.settings.pieces_aside or line is None or self.domino_check is None \
-                or count > THROW_AT_MOST or len(kept) < count:
+        if line is None or self.domino_check is None or count > THROW_AT_MOST or len(kept) < count:
             return found, None
         pieces = kept[self.domino_check.probability(image, found.boxes[kept]) >= line]
         if not len(pieces):

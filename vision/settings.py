@@ -124,8 +124,8 @@ class ReaderSettings:
     Without a count, a die of the read, sure or not, that the check gives `domino_drops` or
     more (None: off) is left out: a half is no die (C378; no held-out real die came above 0.92).
     Told a count, the kept boxes it leaves out (offered to the player grey) lose those too (C381).
-    With `pieces_aside`, told a throw's count where the first look keeps that many boxes or more,
-    those the check gives `domino_passes` or more are set aside before the closer looks and the search:
+    Told a throw's count where the first look keeps that many boxes or more, those the check gives
+    `pieces_aside` or more (None: off) are set aside before the closer looks and the search:
     they neither make the count nor set the typical die (poker chips twice a die's size read as dice
     had a throw's small die dropped as too small and never looked for), and come back after, kept
     by no rule, to fill the count only as any dropped box does (C433).
@@ -206,7 +206,7 @@ class ReaderSettings:
     domino_asks: float | None = 0.95
     domino_passes: float | None = 0.5
     domino_drops: float | None = 0.99
-    pieces_aside: bool = True
+    pieces_aside: float | None = 0.9
     decoy_passes: float | None = 0.8
     side_asks: float | None = 0.9
     side_passes: float | None = 0.5

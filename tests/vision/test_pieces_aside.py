@@ -1,5 +1,5 @@
 """Pieces set aside before the count's looks (C433): told a throw's count where the first look
-keeps that many boxes or more, the kept boxes the domino check passes (`domino_passes`) neither
+keeps that many boxes or more, the kept boxes the domino check gives `pieces_aside` (0.9) or more neither
 make the count nor set the typical die; the closer looks and the search then follow as for a
 throw short of dice, and the pieces come back after, kept by no rule."""
 
@@ -24,7 +24,7 @@ BESIDE_DOMINOES = "roboflow_dice/dice_309_jpg.rf.74db48dfe3726e2f26935862998574c
 
 @pytest.fixture(scope="module")
 def before() -> DiceReader:
-    return DiceReader(pieces_aside=False)
+    return DiceReader(pieces_aside=None)
 
 
 def _beside_dominoes(image_name: str) -> tuple[np.ndarray, Dice]:
@@ -35,7 +35,7 @@ def _beside_dominoes(image_name: str) -> tuple[np.ndarray, Dice]:
 
 def test_a_throw_s_die_takes_its_place_back_from_a_domino_half(reader, before) -> None:
     image, truth = _beside_dominoes(BESIDE_DOMINOES)
-    assert reader.settings.pieces_aside
+    assert reader.settings.pieces_aside is not None
     assert not score_photo(truth, before.read(image, count=len(truth))).exact
     assert score_photo(truth, reader.read(image, count=len(truth))).exact
 
@@ -43,7 +43,7 @@ def test_a_throw_s_die_takes_its_place_back_from_a_domino_half(reader, before) -
 def test_the_halves_set_aside_come_back_kept_by_no_rule(reader) -> None:
     image, truth = _beside_dominoes(BESIDE_DOMINOES)
     found = reader.counted(image, len(truth))
-    halves = reader.domino_check.probability(image, found.boxes) >= reader.settings.domino_passes
+    halves = reader.domino_check.probability(image, found.boxes) >= reader.settings.pieces_aside
     on_dice = np.zeros(len(found), bool)
     on_dice[match_boxes(truth.boxes, found.boxes)[:, 1]] = True
     # Boxes on the dominoes are still candidates (the count may need them), but none is kept.
@@ -80,6 +80,6 @@ def test_a_sheet_s_printed_faces_set_aside_set_no_typical_die() -> None:
     photo = next(p for p in PHOTOS if p.image == "matteop65_wood/valid_45.jpg")
     image, boxes = CHANGES["Kniffel sheet with printed faces beside the dice"](load_image(photo.path), photo.dice.boxes)
     truth = Dice(boxes, photo.dice.values, photo.dice.confidences)
-    for aside, exact in ((False, False), (True, True)):
+    for aside, exact in ((None, False), (0.9, True)):
         reader = DiceReader(printed_typical=False, giant_sure=None, pieces_aside=aside)
         assert score_photo(truth, reader.read(image, count=len(photo.dice))).exact == exact

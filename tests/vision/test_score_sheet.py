@@ -151,7 +151,7 @@ def test_the_sheet_s_faces_setting_the_typical_die_cost_throws():
     # by the sheet's faces, and that drops every die over 2.2 times it, loses a sample throw
     # beside them (matteop65_wood's valid_45 at session 89). C433 mends it too (the domino check
     # passes the faces, set aside before the count's looks), so it is off here as it was then.
-    old = DiceReader(printed_typical=False, giant_sure=None, pieces_aside=False)
+    old = DiceReader(printed_typical=False, giant_sure=None, pieces_aside=None)
     lost = []
     for photo in THROWS:
         image, boxes = CHANGES[FACES](load_image(photo.path), photo.dice.boxes)

@@ -3,7 +3,8 @@
     python -m dicecam.training.learn.domino_check models/ --out runs/domino/ [--holdout-fold 0]
         [--epochs 6] [--seed 71] [--renders 1500] [--rows 0.5] [--examples FILE.npz]
 
-Shipped as `models/domino_check.onnx` (C383: `--renders 1500`, rows 0.5; models/HISTORY.md). The face reader and the
+Shipped as `models/domino_check.onnx` (C434: C383's `--renders 1500`, rows 0.5, on session 90's reader,
+`--holdout-fold -1`, examples of seed 71, network seed 72; models/HISTORY.md). The face reader and the
 decoy reader see a box's face alone and read a domino's half as surely as a die; told the
 count, halves outrank real dice (`benchmarks/robustness.py --change "dominoes beside the
 dice"`). This check sees the whole-die check's kind of crop, 2.5 sides wide: a half with its
