@@ -45,7 +45,7 @@ from dicecam.vision.second_opinions import (
 from dicecam.vision.settings import ReaderSettings
 from dicecam.vision.sizes import typical_side
 from dicecam.vision.view import ViewCheck
-from dicecam.vision.whole_die import WholeDieCheck
+from dicecam.vision.whole_die import EitherCheck, WholeDieCheck
 
 #: The shipped networks: package data of `dicecam.models` (the repository's `models/`).
 DEFAULT_MODELS = Path(str(resources.files("dicecam.models")))
@@ -66,6 +66,7 @@ DECOY_READER_FILE = "decoy_reader.onnx"
 #: Optional: the domino check (C355), the whole-die check's kind of network taught domino
 #: halves; without it, where `domino_asks` is set, no die is asked for it.
 DOMINO_CHECK_FILE = "domino_check.onnx"
+CHIP_CHECK_FILE = "chip_check.onnx"
 #: Optional: the side check (C397), the domino check's kind of network taught a die's side
 #: faces; without it, where `side_asks` is set, no die is asked for it.
 SIDE_CHECK_FILE = "side_check.onnx"
@@ -113,7 +114,12 @@ class DiceReader:
         decoys = folder / DECOY_READER_FILE
         self.decoy_reader = FaceReader(session(decoys, threads), self.settings) if decoys.is_file() else None
         dominoes = folder / DOMINO_CHECK_FILE
-        self.domino_check = WholeDieCheck(session(dominoes, threads)) if dominoes.is_file() else None
+        self.domino_check: WholeDieCheck | EitherCheck | None = \
+            WholeDieCheck(session(dominoes, threads)) if dominoes.is_file() else None
+        chips = folder / CHIP_CHECK_FILE
+        if self.domino_check is not None and self.settings.chip_check and chips.is_file():
+            # A poker chip is a flat piece as a domino's half is: the two checks answer as one.
+            self.domino_check = EitherCheck(self.domino_check, WholeDieCheck(session(chips, threads)))
         sides = folder / SIDE_CHECK_FILE
         self.side_check = WholeDieCheck(session(sides, threads)) if sides.is_file() else None
         self.confidence_fit = load_confidence_fit(folder) if self.settings.capped else None

@@ -124,6 +124,8 @@ class ReaderSettings:
     Without a count, a die of the read, sure or not, that the check gives `domino_drops` or
     more (None: off) is left out: a half is no die (C378; no held-out real die came above 0.92).
     Told a count, the kept boxes it leaves out (offered to the player grey) lose those too (C381).
+    With `chip_check` and a models folder's chip check (`chip_check.onnx`, the same network and crop
+    taught poker chips against dice, C435), the domino check's word on a box is the larger of the two.
     Told a throw's count where the first look keeps that many boxes or more, those the check gives
     `pieces_aside` or more (None: off) are set aside before the closer looks and the search:
     they neither make the count nor set the typical die (poker chips twice a die's size read as dice
@@ -207,6 +209,7 @@ class ReaderSettings:
     domino_passes: float | None = 0.5
     domino_drops: float | None = 0.99
     pieces_aside: float | None = 0.9
+    chip_check: bool = True
     decoy_passes: float | None = 0.8
     side_asks: float | None = 0.9
     side_passes: float | None = 0.5

@@ -70,3 +70,24 @@ class WholeDieCheck:
         whole = np.full(len(judged), np.nan, np.float32)
         whole[kept] = self.probability(image, judged.boxes[kept])
         return replace(judged, whole=whole)
+
+
+class EitherCheck:
+    """Box checks of one crop contract asked as one: each box's probability is the largest of
+    theirs. The domino check and the chip check (C435) both say "a flat game piece, not a die",
+    from the same wide crop, cut once."""
+
+    def __init__(self, first: WholeDieCheck, *others: WholeDieCheck) -> None:
+        self.checks = (first, *others)
+        self.size, self.context, self.lift = first.size, first.context, first.lift
+        for other in others:
+            if (other.size, other.context, other.lift) != (self.size, self.context, self.lift):
+                raise ValueError("checks asked as one must cut the same crops")
+
+    def probability(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """For each box of a BGR photo, the largest of the checks' probabilities (N,)."""
+        if not len(boxes):
+            return np.zeros(0, np.float32)
+        crops = as_input(context_crops(image, boxes, size=self.size, context=self.context, lift=self.lift))
+        logits = np.max([check.logits(crops) for check in self.checks], axis=0)
+        return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)

@@ -4,8 +4,10 @@
         [--epochs 6] [--seed 71] [--renders 1500] [--rows 0.5] [--examples FILE.npz]
 
 Shipped as `models/domino_check.onnx` (C434: C383's `--renders 1500`, rows 0.5, on session 90's reader,
-`--holdout-fold -1`, examples of seed 71, network seed 72; models/HISTORY.md). The face reader and the
-decoy reader see a box's face alone and read a domino's half as surely as a die; told the
+`--holdout-fold -1`, examples of seed 71, network seed 72; models/HISTORY.md). The chip check
+(`models/chip_check.onnx`, C435) is this module with `--chips 1 --no-dominoes --renders 0 --holdout-fold -1`:
+the same network taught poker chips against dice, asked beside this check (`vision.whole_die.EitherCheck`).
+The face reader and the decoy reader see a box's face alone and read a domino's half as surely as a die; told the
 count, halves outrank real dice (`benchmarks/robustness.py --change "dominoes beside the
 dice"`). This check sees the whole-die check's kind of crop, 2.5 sides wide: a half with its
 twin and the line between them.
@@ -107,10 +109,10 @@ UNCHECKED = {"domino_asks": None, "domino_passes": None, "domino_drops": None}
 
 
 def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS,
-             rows: float = 0.0, chips: float = 0.0) -> Examples:
+             rows: float = 0.0, chips: float = 0.0, dominoes: bool = True) -> Examples:
     """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo;
     on a share `chips` of the photos, poker chips are pasted too (`paste_chips`) and count as
-    dominoes: a flat piece, not a die."""
+    dominoes: a flat piece, not a die. Without `dominoes`, only chips are pasted (a chip check)."""
     rng = np.random.default_rng(seed)
     parts = []
     for name in sets:
@@ -120,12 +122,13 @@ def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[
             image = load_image(photo.path).copy()
             sides = np.sqrt(np.prod(photo.dice.boxes[:, 2:] - photo.dice.boxes[:, :2], axis=1))
             side = float(np.median(sides)) * WHOLE_DIE_SHARE.get(name, 1.0)
-            dominoes = paste_dominoes(image, photo.dice.boxes, rng, side=side, rows=rows)
+            pieces = paste_dominoes(image, photo.dice.boxes, rng, side=side, rows=rows) if dominoes else \
+                np.zeros((0, 4), np.float32)
             if chips > 0 and rng.random() < chips:
-                taken = np.concatenate([photo.dice.boxes, dominoes])
-                dominoes = np.concatenate([dominoes, paste_chips(image, taken, rng, side=side)])
-            if len(dominoes):
-                parts.append(read_examples(reader, image, photo.dice.boxes, dominoes, fold=fold_of(photo.image)))
+                taken = np.concatenate([photo.dice.boxes, pieces])
+                pieces = np.concatenate([pieces, paste_chips(image, taken, rng, side=side)])
+            if len(pieces):
+                parts.append(read_examples(reader, image, photo.dice.boxes, pieces, fold=fold_of(photo.image)))
     return joined(*parts)
 
 
@@ -214,6 +217,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--chips", type=float, default=0.0,
                     help="share of train photos with poker chips pasted too, learned as dominoes "
                          "(C432, not shipped: 0)")
+    ap.add_argument("--no-dominoes", action="store_true",
+                    help="paste no dominoes: with --chips 1, a chip check's examples (session 90's screen)")
     ap.add_argument("--examples", type=Path, default=None,
                     help="an .npz of the examples: read if it exists, else written (the reads take most of "
                          "the time; one file serves the five --holdout-fold runs of benchmarks/fold_reads.py)")
@@ -222,7 +227,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.examples is not None and args.examples.is_file():
         data = loaded(args.examples)
     else:
-        data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows, chips=args.chips),
+        data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows, chips=args.chips,
+                               dominoes=not args.no_dominoes),
                       rendered_examples(reader, scenes=args.renders))
         if args.examples is not None:
             saved(data, args.examples)
