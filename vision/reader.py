@@ -66,6 +66,8 @@ DECOY_READER_FILE = "decoy_reader.onnx"
 #: Optional: the domino check (C355), the whole-die check's kind of network taught domino
 #: halves; without it, where `domino_asks` is set, no die is asked for it.
 DOMINO_CHECK_FILE = "domino_check.onnx"
+#: Optional: the chip check (C435), the domino check's network taught poker chips; with it, the
+#: domino check's word on a box is the larger of the two (`whole_die.EitherCheck`).
 CHIP_CHECK_FILE = "chip_check.onnx"
 #: Optional: the side check (C397), the domino check's kind of network taught a die's side
 #: faces; without it, where `side_asks` is set, no die is asked for it.
