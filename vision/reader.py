@@ -217,13 +217,14 @@ class DiceReader:
         searching = search and self.settings.search_missing
         found = self._candidates(image, photo, readings, count=count if searching and count <= THROW_AT_MOST else None)
         found, aside = self._pieces_aside(image, found, photo, count, readings)
+        apart = aside if self.settings.pieces_stay_aside else None
         missing = count > self._dice_apart(found, count)
         if searching:
             if missing and self.settings.count_look_by_dice:
-                found = self._closer_by_dice(image, found, photo, readings, short=True)
+                found = self._closer_by_dice(image, found, photo, readings, short=True, aside=apart)
                 missing = count > self._dice_apart(found, count)
             if missing:
-                found = self._search(image, found, photo, readings)
+                found = self._search(image, found, photo, readings, aside=apart)
         elif self.settings.frame_look_max_side and missing:  # a live frame's cheaper second look
             more = self.detector.look_closer(photo, found, self.settings.frame_look_max_side)
             found = self._with(image, found, more, photo, readings)
@@ -301,9 +302,10 @@ class DiceReader:
         return self._search(image, found, Halvings(image))
 
     def _search(self, image: np.ndarray, found: Candidates, photo: Halvings,
-                readings: CropReadings | None = None) -> Candidates:
-        """`search` with the photo's halvings and, where given, its crops' `readings` so far."""
-        return self._with(image, found, self.detector.search(photo, found), photo, readings)
+                readings: CropReadings | None = None, *, aside: Candidates | None = None) -> Candidates:
+        """`search` with the photo's halvings and, where given, its crops' `readings` so far;
+        nothing is found again where pieces lie `aside`."""
+        return self._with(image, found, self.detector.search(photo, _past(found, aside)), photo, readings)
 
     def _with(self, image: np.ndarray, found: Candidates, more: Candidates, photo: Halvings,
               readings: CropReadings | None = None) -> Candidates:
@@ -396,12 +398,14 @@ class DiceReader:
         return found
 
     def _closer_by_dice(self, image: np.ndarray, found: Candidates, photo: Halvings,
-                        readings: CropReadings | None = None, *, short: bool = False) -> Candidates:
+                        readings: CropReadings | None = None, *, short: bool = False,
+                        aside: Candidates | None = None) -> Candidates:
         """Judged `found` and what a closer look sized by the dice it keeps finds beside them,
         where the first look's closer look was sized by decoys: tokens beside a throw are
         boxed before the rules drop them, and a throw's 12 px dice beside 30 px tokens were
         never enlarged enough to be seen. `short`: the throw's count is not met, and the
-        look is made where the first one was sized by these dice too (`count_look_by_dice`)."""
+        look is made where the first one was sized by these dice too (`count_look_by_dice`).
+        Nothing is found again where pieces lie `aside`."""
         kept = filled(found.kept, "kept")
         strong = found.scores >= self.detector.min_score
         if not kept.any() or not strong.any():
@@ -415,7 +419,8 @@ class DiceReader:
         # dice do, unless they had it with the first look already.
         if not (short or beside_decoys) or (short and beside_decoys and self.settings.zoom_by_dice):
             return found
-        return self._with(image, found, self.detector.look_closer_around(photo, dice, found), photo, readings)
+        return self._with(image, found, self.detector.look_closer_around(photo, dice, _past(found, aside)),
+                          photo, readings)
 
     def _judged(self, image: np.ndarray, photo: Halvings, seen: Candidates,
                 readings: CropReadings | None = None) -> Candidates:
@@ -495,6 +500,14 @@ class DiceReader:
         picked, left = found.take(chosen), found.take(spare)
         return CountedDice(Dice(picked.boxes, filled(picked.values, "values"), conf[chosen]).sorted(),
                            Dice(left.boxes, filled(left.values, "values"), conf[spare]).sorted())
+
+
+def _past(found: Candidates, aside: Candidates | None) -> Candidates:
+    """What a second look finds its boxes apart from: `found`, and the pieces a count set `aside`
+    (C438: else the search boxes set-aside chips again, they are judged dice and set the typical die)."""
+    if aside is None or not len(aside):
+        return found
+    return Candidates.found(np.concatenate([found.boxes, aside.boxes]), np.concatenate([found.scores, aside.scores]))
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -130,7 +130,9 @@ class ReaderSettings:
     `pieces_aside` or more (None: off) are set aside before the closer looks and the search:
     they neither make the count nor set the typical die (poker chips twice a die's size read as dice
     had a throw's small die dropped as too small and never looked for), and come back after, kept
-    by no rule, to fill the count only as any dropped box does (C433).
+    by no rule, to fill the count only as any dropped box does (C433). With `pieces_stay_aside` the
+    closer look and the search do not box them again (C438: the search boxed set-aside chips again,
+    they were judged dice, and a Catan pair's small dice it found were dropped as too small beside them).
     The models folder's side check (`side_check.onnx`) is the domino check's kind of network
     taught a die's side faces, its top face above them: a sure die it gives `side_asks` or more
     is asked, told a count the kept boxes it gives `side_passes` or more rank last, and without
@@ -209,6 +211,7 @@ class ReaderSettings:
     domino_passes: float | None = 0.5
     domino_drops: float | None = 0.99
     pieces_aside: float | None = 0.9
+    pieces_stay_aside: bool = True
     chip_check: bool = True
     decoy_passes: float | None = 0.8
     side_asks: float | None = 0.9

@@ -1,7 +1,8 @@
 """Pieces set aside before the count's looks (C433): told a throw's count where the first look
 keeps that many boxes or more, the kept boxes the domino check gives `pieces_aside` (0.9) or more neither
 make the count nor set the typical die; the closer looks and the search then follow as for a
-throw short of dice, and the pieces come back after, kept by no rule."""
+throw short of dice, and the pieces come back after, kept by no rule. Those looks box nothing
+again where a piece lies (C438)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from test_samples import PHOTOS
 from dicecam.vision.candidates import filled
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
+from dicecam.vision.boxes import iou
 from dicecam.vision.metrics import match_boxes, score_photo
 from dicecam.vision.photo_changes import CHANGES, dominoes
 from dicecam.vision.reader import DiceReader
@@ -20,6 +22,10 @@ PLAIN = [p for p in PHOTOS if not p.crop and len(p.dice)]
 #: A Catan photo's two dice beside white dominoes: a half filled the count in a die's place
 #: until C433 (session 90).
 BESIDE_DOMINOES = "roboflow_dice/dice_309_jpg.rf.74db48dfe3726e2f26935862998574cf.jpg"
+#: A Catan pair of 16 px dice beside poker chips four times their size: the chips were set aside,
+#: but the search boxed them again, they were judged dice, and the pair was dropped as too small
+#: beside them until C438 (session 91).
+BESIDE_CHIPS = "roboflow_dice/dice_313_jpg.rf.ecbc9d5860ab54a50c5521b2da77edbf.jpg"
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +89,24 @@ def test_a_sheet_s_printed_faces_set_aside_set_no_typical_die() -> None:
     for aside, exact in ((None, False), (0.9, True)):
         reader = DiceReader(printed_typical=False, giant_sure=None, pieces_aside=aside)
         assert score_photo(truth, reader.read(image, count=len(photo.dice))).exact == exact
+
+
+def _beside_chips() -> tuple[np.ndarray, Dice]:
+    photo = next(p for p in PHOTOS if p.image == BESIDE_CHIPS)
+    image, boxes = CHANGES["poker chips beside the dice"](load_image(photo.path), photo.dice.boxes)
+    return image, Dice(boxes, photo.dice.values, photo.dice.confidences)
+
+
+def test_the_looks_box_no_piece_set_aside_again(reader) -> None:
+    image, truth = _beside_chips()
+    again = DiceReader(pieces_stay_aside=False)
+    assert not score_photo(truth, again.read(image, count=len(truth))).exact
+    assert score_photo(truth, reader.read(image, count=len(truth))).exact
+    found = reader.counted(image, len(truth))
+    pieces = np.flatnonzero(reader.domino_check.probability(image, found.boxes) >= reader.settings.pieces_aside)
+    assert len(pieces) >= 3
+    # Each chip is one box, set aside and unkept: no second box on it from the search.
+    near = iou(found.boxes[pieces], found.boxes) >= 0.5
+    near[np.arange(len(pieces)), pieces] = False
+    assert not near.any()
+    assert not filled(found.kept, "kept")[pieces].any()

@@ -61,9 +61,9 @@ class Spy:
         self.calls = 0
         self.search = reader._search
 
-    def __call__(self, image, found, photo, readings=None):
+    def __call__(self, image, found, photo, readings=None, *, aside=None):
         self.calls += 1
-        return self.search(image, found, photo, readings)
+        return self.search(image, found, photo, readings, aside=aside)
 
 
 @pytest.mark.parametrize(("count", "searched"), [(None, 0), (0, 0), (1, 0), (2, 1), (6, 1)])
