@@ -1,7 +1,7 @@
 """Train photos read out of fold: each fold by a models folder whose second opinion never learned it.
 
     python benchmarks/fold_reads.py --fold 0=runs/dom0 --fold 1=runs/dom1 ... [DATASET_DIR ...]
-        [--change NAME ...] [--json]
+        [--change NAME ...] [--option NAME=VALUE ...] [--json]
 
 Dev is 132 roboflow throws: one throw moved by luck can decide a candidate (C382). A second
 opinion trained with `--holdout-fold K` (`training.learn.domino_check`) has never seen fold K's
@@ -11,7 +11,8 @@ K=DIR` reads fold K's train photos (whole photos with dice) with DIR's networks,
 labelled count and without, as taken and with each `--change` (`vision.photo_changes`,
 default: white and dark dominoes beside the dice). Printed per set and over all, summed over
 the folds: photos, exact throws, read F1, mistakes and the silent ones among them (read
-wrong and not marked unsure).
+wrong and not marked unsure). `--option` reads every fold with a reader setting changed, to choose
+a second opinion's line on photos it never learned (C436).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import argparse
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
+from reader_options import reader_options, reader_settings
 from robustness import AS_TAKEN, changed_photo
 
 from dicecam.commands.eval import read_labelled_counted
@@ -82,12 +85,14 @@ def read_fold(reader: DiceReader, folder: Path, fold: int, changes: tuple[str, .
     return out
 
 
-def measure(folds: dict[int, Path], datasets: list[Path],
-            changes: tuple[str, ...] = DEFAULT_CHANGES) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
-    """Set (and "all") -> condition -> mode -> summed counts, each fold read by its own models."""
+def measure(folds: dict[int, Path], datasets: list[Path], changes: tuple[str, ...] = DEFAULT_CHANGES,
+            options: dict[str, Any] | None = None) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
+    """Set (and "all") -> condition -> mode -> summed counts, each fold read by its own models
+    (with the reader settings `options` changed)."""
     sums: dict[tuple[str, str, str], Tally] = {}
+    settings = reader_settings(options or {})
     for fold, models in sorted(folds.items()):
-        reader = DiceReader(models)
+        reader = DiceReader(models, settings=settings)
         for folder in datasets:
             for (condition, mode), tally in read_fold(reader, folder, fold, changes).items():
                 for name in (folder.name, "all"):
@@ -106,13 +111,17 @@ def main(argv: list[str] | None = None) -> None:
                    help="read fold K's train photos with the models in DIR (repeatable)")
     p.add_argument("--change", action="append", choices=list(CHANGES), metavar="NAME",
                    help=f"a photo change to read too (repeatable; default: {', '.join(DEFAULT_CHANGES)})")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a DiceReader setting every fold is read with, e.g. chip_drops=0.9 (repeatable)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:
         folds = dict(parse_fold(spec) for spec in args.fold)
+        options = reader_options(args.option)
+        reader_settings(options)
     except ValueError as err:
         p.error(str(err))
-    results = measure(folds, args.datasets, tuple(args.change or DEFAULT_CHANGES))
+    results = measure(folds, args.datasets, tuple(args.change or DEFAULT_CHANGES), options)
     if args.json:
         print(json.dumps(results))
         return

@@ -39,6 +39,26 @@ class BoxCheck(Protocol):
     def probability(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray: ...
 
 
+#: A line for leaving boxes out: one for every check, or one per check of checks asked as one
+#: (`vision.whole_die.EitherCheck`, in its order; None: that check leaves nothing out).
+Lines = float | tuple[float | None, ...]
+
+
+def each_check(check: BoxCheck, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Each check's probability for each box (N, checks): an `EitherCheck` answers per check, one check
+    in one column."""
+    each = getattr(check, "each", None)
+    return each(image, boxes) if each is not None else check.probability(image, boxes)[:, None]
+
+
+def beyond(said: np.ndarray, lines: Lines) -> np.ndarray:
+    """Which rows of per-check probabilities `said` (N, checks) reach a check's line of `lines`."""
+    if not isinstance(lines, tuple):
+        return np.asarray((said >= lines).any(axis=1))
+    limits = np.array([np.inf if line is None else line for line in lines[: said.shape[1]]], np.float32)
+    return np.asarray((said[:, : len(limits)] >= limits).any(axis=1))
+
+
 class CropReader(Protocol):
     """A network reading each box's crop as a face or "not a die" (`vision.face_reader.FaceReader`)."""
 
@@ -160,9 +180,18 @@ def dominoes_asked(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | No
     its other half beside it tells them apart. Heaps too: dominoes lie beside any number of
     dice, and no held-out real die came near the line (C354, C355). Values and boxes stay as read.
     With `drop` (a read without a count), the dice it gives `domino_drops` or more, sure or
-    not, are left out: no half comes back as a die (C378)."""
+    not, are left out: no half comes back as a die (C378); asked with the chip check, those the
+    chip check alone gives `chip_drops` or more too (C436)."""
     return checked(image, dice, check=domino_check, asks=settings.domino_asks,
-                   drops=settings.domino_drops if drop else None, low_confidence=settings.low_confidence)
+                   drops=piece_drops(settings) if drop else None, low_confidence=settings.low_confidence)
+
+
+def piece_drops(settings: ReaderSettings) -> Lines | None:
+    """The lines that leave a flat piece out: the domino check's `domino_drops`, and the chip check's
+    own `chip_drops` where it is asked beside it (None: nothing is left out)."""
+    if settings.domino_drops is None:
+        return None
+    return settings.domino_drops if settings.chip_drops is None else (settings.domino_drops, settings.chip_drops)
 
 
 def sides_asked(image: np.ndarray, dice: Dice, *, side_check: BoxCheck | None,
@@ -178,9 +207,10 @@ def sides_asked(image: np.ndarray, dice: Dice, *, side_check: BoxCheck | None,
 
 
 def checked(image: np.ndarray, dice: Dice, *, check: BoxCheck | None, asks: float | None,
-            drops: float | None, low_confidence: float) -> Dice:
-    """`dice` with each sure die (`low_confidence` or more) that `check` gives `asks` or more asked,
-    and those, sure or not, it gives `drops` or more left out (None: neither)."""
+            drops: Lines | None, low_confidence: float) -> Dice:
+    """`dice` with each sure die (`low_confidence` or more) that `check` gives `asks` or more asked
+    (its largest probability, where checks are asked as one), and those, sure or not, that reach
+    a line of `drops` left out (None: neither)."""
     if check is None or not len(dice) or (asks is None and drops is None):
         return dice
     sure = dice.confidences >= low_confidence
@@ -188,11 +218,18 @@ def checked(image: np.ndarray, dice: Dice, *, check: BoxCheck | None, asks: floa
     look = np.ones(len(dice), bool) if drops is not None else sure
     if not look.any():
         return dice
-    said = np.zeros(len(dice), np.float32)
-    said[look] = check.probability(image, dice.boxes[look])
-    if asks is not None and (asked := sure & (said >= asks)).any():
+    said = each_check(check, image, dice.boxes[look]) if drops is not None else \
+        check.probability(image, dice.boxes[look])[:, None]
+    if asks is not None and (asked := sure & _spread(look, said.max(axis=1) >= asks)).any():
         dice = replace(dice, confidences=ask_about(dice.confidences, asked))
-    return dice if drops is None else dice[said < drops]
+    return dice if drops is None else dice[~beyond(said, drops)]
+
+
+def _spread(look: np.ndarray, said: np.ndarray) -> np.ndarray:
+    """`said` (one per looked die) as one per die, False where not looked at."""
+    out = np.zeros(len(look), bool)
+    out[look] = said
+    return out
 
 
 def halves_dropped(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | None,
@@ -200,10 +237,10 @@ def halves_dropped(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | No
     """`dice` without those `domino_check` gives `domino_drops` or more of being half a domino:
     told a count, the kept boxes it leaves out are offered to the player as dice, and a half
     the check is that sure of is none (C381)."""
-    limit = settings.domino_drops
-    if limit is None or domino_check is None or not len(dice):
+    lines = piece_drops(settings)
+    if lines is None or domino_check is None or not len(dice):
         return dice
-    return dice[domino_check.probability(image, dice.boxes) < limit]
+    return dice[~beyond(each_check(domino_check, image, dice.boxes), lines)]
 
 
 def doubted(image: np.ndarray, found: Candidates, count: int, *, domino_check: BoxCheck | None,

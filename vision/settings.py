@@ -126,6 +126,9 @@ class ReaderSettings:
     Told a count, the kept boxes it leaves out (offered to the player grey) lose those too (C381).
     With `chip_check` and a models folder's chip check (`chip_check.onnx`, the same network and crop
     taught poker chips against dice, C435), the domino check's word on a box is the larger of the two.
+    Where both drop lines apply, the chip check alone leaves out what it gives `chip_drops` or more
+    (None, as shipped: only the larger at `domino_drops`; at 0.9 the chip check left out rendered
+    blue, green and black dice, C436).
     Told a throw's count where the first look keeps that many boxes or more, those the check gives
     `pieces_aside` or more (None: off) are set aside before the closer looks and the search:
     they neither make the count nor set the typical die (poker chips twice a die's size read as dice
@@ -212,6 +215,7 @@ class ReaderSettings:
     domino_drops: float | None = 0.99
     pieces_aside: float | None = 0.9
     pieces_stay_aside: bool = True
+    chip_drops: float | None = None
     chip_check: bool = True
     decoy_passes: float | None = 0.8
     side_asks: float | None = 0.9

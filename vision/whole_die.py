@@ -86,8 +86,12 @@ class EitherCheck:
 
     def probability(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """For each box of a BGR photo, the largest of the checks' probabilities (N,)."""
+        return self.each(image, boxes).max(axis=1, initial=0.0)
+
+    def each(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """For each box of a BGR photo, each check's probability (N, checks), in the checks' order."""
         if not len(boxes):
-            return np.zeros(0, np.float32)
+            return np.zeros((0, len(self.checks)), np.float32)
         crops = as_input(context_crops(image, boxes, size=self.size, context=self.context, lift=self.lift))
-        logits = np.max([check.logits(crops) for check in self.checks], axis=0)
+        logits = np.stack([check.logits(crops) for check in self.checks], axis=1)
         return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)

@@ -27,6 +27,10 @@ def test_a_box_s_probability_is_the_larger_of_the_two() -> None:
     np.testing.assert_allclose(one, np.maximum(dominoes.probability(image, both), chips.probability(image, both)),
                                rtol=1e-5, atol=1e-6)
     assert EitherCheck(dominoes, chips).probability(image, np.zeros((0, 4), np.float32)).shape == (0,)
+    each = EitherCheck(dominoes, chips).each(image, both)
+    assert each.shape == (len(both), 2)
+    np.testing.assert_allclose(each[:, 1], chips.probability(image, both), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(each.max(axis=1), one)
 
 
 def test_checks_of_other_crops_are_not_asked_as_one() -> None:

@@ -300,6 +300,44 @@ def test_the_surest_halves_are_not_offered_as_dice(line, answer, left) -> None:
     np.testing.assert_array_equal(after.boxes, dice.boxes[:left])
 
 
+class _Pair(_Always):
+    """A stand-in for two checks asked as one (`EitherCheck`): each box gets the domino check's
+    `domino` and the chip check's `chip`, and its probability is the larger."""
+
+    def __init__(self, domino: float, chip: float) -> None:
+        super().__init__(max(domino, chip))
+        self.pair = np.array([domino, chip], np.float32)
+
+    def each(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        self.asked += len(boxes)
+        return np.tile(self.pair, (len(boxes), 1))
+
+
+@pytest.mark.parametrize(("domino", "chip", "chip_drops", "left_out", "asked"), [
+    (0.995, 0.1, 0.9, 3, 0),    # a domino's half at the domino check's line
+    (0.1, 0.93, 0.9, 3, 0),     # a chip at the chip check's own line (C436)...
+    (0.1, 0.93, None, 0, 0),    # ...only the larger at the domino line without it: kept, unsure
+    (0.1, 0.96, None, 0, 3),    # sure and asked, as before C436
+    (0.1, 0.85, 0.9, 0, 0),     # under the chip line
+    (0.93, 0.1, 0.9, 0, 0),     # the chip line is the chip check's alone: no half is left out by it
+])
+def test_each_check_leaves_out_at_its_own_line(domino, chip, chip_drops, left_out, asked) -> None:
+    dice = _row(3)
+    lines = ReaderSettings(domino_asks=0.95, domino_drops=0.99, chip_drops=chip_drops)
+    after = asks.dominoes_asked(IMAGE, dice, domino_check=_Pair(domino, chip), drop=True, settings=lines)
+    assert len(dice) - len(after) == left_out
+    assert int((after.confidences <= ASKED_AT_MOST).sum()) == asked
+    offered = asks.halves_dropped(IMAGE, dice, domino_check=_Pair(domino, chip), settings=lines)
+    assert len(dice) - len(offered) == left_out  # told a count, the boxes it leaves out lose the same
+
+
+def test_a_single_check_is_held_to_the_domino_line_alone() -> None:
+    # A models folder without the chip check: the chip line has no check to apply to.
+    lines = ReaderSettings(domino_drops=0.99, chip_drops=0.5)
+    assert len(asks.dominoes_asked(IMAGE, _row(3), domino_check=_Always(0.9), drop=True, settings=lines)) == 3
+    assert len(asks.dominoes_asked(IMAGE, _row(3), domino_check=_Always(0.995), drop=True, settings=lines)) == 0
+
+
 def test_no_check_drops_no_half() -> None:
     dice = _row(2)
     assert asks.halves_dropped(IMAGE, dice, domino_check=None, settings=ReaderSettings()) is dice
