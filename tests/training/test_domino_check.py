@@ -58,6 +58,28 @@ def test_chips_are_painted_clear_of_the_dice_and_of_each_other_a_die_or_more_acr
         assert (image[y0:y1, x0:x1] == 120).all()
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_varied_chips_are_seen_at_an_angle_clear_of_the_dice(seed) -> None:
+    image = np.full((480, 640, 3), 120, np.uint8)
+    boxes = paste_chips(image, DICE, np.random.default_rng(seed), side=40, varied=True)
+    assert len(boxes)
+    away = np.abs(centres(boxes)[:, None] - centres(DICE)[None]).max(axis=2)
+    assert (away >= 2.2 * 40).all()
+    for x0, y0, x1, y1 in DICE.astype(int):
+        assert (image[y0:y1, x0:x1] == 120).all()
+    for x0, y0, x1, y1 in boxes.astype(int):  # each box holds a painted chip, the table round it
+        assert (image[y0:y1, x0:x1] != 120).any(axis=2).mean() > 0.3
+
+
+def test_varied_chips_change_nothing_unasked() -> None:
+    # Without `varied` the chips are painted as before C439, draw for draw.
+    a, b = (np.full((480, 640, 3), 120, np.uint8) for _ in range(2))
+    first = paste_chips(a, DICE, np.random.default_rng(2), side=40)
+    again = paste_chips(b, DICE, np.random.default_rng(2), side=40, varied=False)
+    np.testing.assert_array_equal(first, again)
+    np.testing.assert_array_equal(a, b)
+
+
 def test_a_photo_too_small_for_a_domino_gets_none() -> None:
     image = np.zeros((60, 60, 3), np.uint8)
     assert paste_dominoes(image, np.zeros((0, 4)), np.random.default_rng(0), side=40).shape == (0, 4)
@@ -104,6 +126,8 @@ def test_rendered_throws_give_dice_always_learned_and_join_the_photos_examples(m
     assert drawn.crops.shape[1:] == (CUT.size, CUT.size, 3)
     assert (drawn.folds == -1).all() and (drawn.labels == 0).sum() > 0  # a rendered throw's dice are read
     assert not len(rendered_examples(reader, scenes=0).labels)
+    # A chip check's rendered examples learn no domino: every box is a die's (C437).
+    assert (rendered_examples(reader, scenes=3, seed=1, dominoes=False).labels == 0).all()
     monkeypatch.setattr(domino_check, "read_dataset", lambda root, split: [])
     both = joined(examples(reader, SAMPLES.parent, sets=("samples",)), drawn)
     assert len(both.labels) == len(drawn.labels) and (both.crops == drawn.crops).all()

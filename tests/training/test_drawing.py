@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dicecam.training.render.drawing import SQUARE, box_around, circle, disc, turned
+from dicecam.training.render.drawing import SQUARE, box_around, circle, disc, seen_at_angle, turned
 
 
 def test_a_disc_is_centred_between_pixels_where_it_is_asked() -> None:
@@ -29,3 +29,25 @@ def test_a_circle_s_outline_lies_on_it() -> None:
     assert pts.shape == (12, 2)
     assert np.allclose(np.hypot(pts[:, 0] - 5.0, pts[:, 1] + 2.0), 4.0)
 
+
+
+@pytest.mark.parametrize(("squash", "turn", "wide", "tall"), [
+    (1.0, 0.0, 40, 40),    # seen from above: the disc as drawn
+    (0.5, 0.0, 40, 20),    # squashed across the level axis: half as tall
+    (0.5, 90.0, 20, 40),   # the axis turned a quarter: half as wide
+])
+def test_a_disc_seen_at_an_angle_is_an_ellipse_of_its_squash(squash, turn, wide, tall) -> None:
+    img = np.zeros((100, 100, 3), np.uint8)
+    box = seen_at_angle(lambda part, here: disc(part, here, 20, (255, 255, 255)), img, (50.0, 50.0), 30,
+                        squash=squash, turn=turn)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    assert abs((x1 - x0) - wide) <= 3 and abs((y1 - y0) - tall) <= 3  # an anti-aliased edge: a pixel or two
+    assert abs((x0 + x1) / 2 - 50) <= 1 and abs((y0 + y1) / 2 - 50) <= 1
+    assert (img[int(y1) + 2:, :] == 0).all()  # nothing painted beyond its box
+
+
+def test_nothing_drawn_paints_nothing() -> None:
+    img = np.zeros((60, 60, 3), np.uint8)
+    assert seen_at_angle(lambda part, here: None, img, (30.0, 30.0), 10, squash=0.7, turn=20) is None
+    assert not img.any()

@@ -34,6 +34,7 @@ from dicecam.training.data.caches import DATASETS
 from dicecam.training.data.throw_boxes import fold_of
 from dicecam.training.learn.whole_die import Arch, Cut, export, train
 from dicecam.training.render.clutter import OBJECTS, domino_row
+from dicecam.training.render.drawing import seen_at_angle
 from dicecam.training.render.tiles import TILE_OBJECTS
 from dicecam.vision.boxes import centres, inside
 from dicecam.vision.dataset import read_dataset
@@ -60,12 +61,13 @@ class Examples:
 
 
 def paste_chips(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
-                count: int = 3, tries: int = 40) -> np.ndarray:
+                count: int = 3, tries: int = 40, varied: bool = False) -> np.ndarray:
     """Paint up to `count` poker chips (`tiles`' chip, 1.0-2.6 `side`s across) into `image` in place,
     each clear of every box of `dice` and of each other; their boxes (M, 4). A chip's rim spots
-    read as a die's pips (C432), and the check's wide crop sees the round rim around them."""
+    read as a die's pips (C432), and the check's wide crop sees the round rim around them.
+    `varied` (C439): each chip seen at an angle (squashed to 0.6-1.0 across a turned axis), and half
+    of them with one to three more touching it in a row, as chips lie in a pile's spill."""
     h, w = image.shape[:2]
-    chip = TILE_OBJECTS["chip"][0]
     boxes: list[tuple[float, float, float, float]] = []
     for _ in range(tries):
         if len(boxes) >= count or min(h, w) <= 4 * side:
@@ -75,8 +77,33 @@ def paste_chips(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *
         near_chip = any(max(abs(c[0] - (b[0] + b[2]) / 2), abs(c[1] - (b[1] + b[3]) / 2)) < 3 * side for b in boxes)
         if near_die or near_chip:
             continue
-        boxes.append(chip(rng, image, c, side * float(rng.uniform(1.0, 1.6))))
+        ppd = side * float(rng.uniform(1.0, 1.6))
+        if not varied:
+            boxes.append(TILE_OBJECTS["chip"][0](rng, image, c, ppd))
+            continue
+        boxes += _chip_row(image, dice, rng, c, ppd, side=side, h=h, w=w)
     return np.array(boxes, np.float32).reshape(-1, 4)
+
+
+def _chip_row(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, c: tuple[float, float], ppd: float,
+              *, side: float, h: int, w: int) -> list[tuple[float, float, float, float]]:
+    """One chip at `c` seen at an angle, and half the time one to three more touching it in a row
+    (each clear of `dice` and of the photo's edge): their boxes."""
+    chip = TILE_OBJECTS["chip"][0]
+    squash, turn = float(rng.uniform(0.6, 1.0)), float(rng.uniform(0, 180))
+    more = int(rng.integers(1, 4)) if rng.random() < 0.5 else 0
+    step = 1.65 * ppd  # a chip is 1.0-1.6 ppd across: neighbours touch or nearly
+    a = float(rng.uniform(0, 2 * np.pi))
+    boxes = []
+    for k in range(1 + more):
+        at = (c[0] + k * step * np.cos(a), c[1] + k * step * np.sin(a))
+        clear = 1.2 * side <= at[0] <= w - 1.2 * side and 1.2 * side <= at[1] <= h - 1.2 * side
+        if not clear or (len(dice) and (np.abs(centres(dice) - at).max(axis=1) < 2.2 * side).any()):
+            break
+        box = seen_at_angle(lambda part, here: chip(rng, part, here, ppd), image, at, ppd, squash=squash, turn=turn)
+        if box is not None:
+            boxes.append(box)
+    return boxes
 
 
 def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
@@ -109,10 +136,11 @@ UNCHECKED = {"domino_asks": None, "domino_passes": None, "domino_drops": None}
 
 
 def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[str, ...] = SETS,
-             rows: float = 0.0, chips: float = 0.0, dominoes: bool = True) -> Examples:
+             rows: float = 0.0, chips: float = 0.0, dominoes: bool = True, varied: bool = False) -> Examples:
     """The boxes `reader` reports on pasted dominoes and on labelled dice of every train photo;
     on a share `chips` of the photos, poker chips are pasted too (`paste_chips`) and count as
-    dominoes: a flat piece, not a die. Without `dominoes`, only chips are pasted (a chip check)."""
+    dominoes: a flat piece, not a die. Without `dominoes`, only chips are pasted (a chip check);
+    `varied`: chips seen at an angle and in rows (`paste_chips`)."""
     rng = np.random.default_rng(seed)
     parts = []
     for name in sets:
@@ -126,17 +154,18 @@ def examples(reader: DiceReader, datasets: Path, *, seed: int = 71, sets: tuple[
                 np.zeros((0, 4), np.float32)
             if chips > 0 and rng.random() < chips:
                 taken = np.concatenate([photo.dice.boxes, pieces])
-                pieces = np.concatenate([pieces, paste_chips(image, taken, rng, side=side)])
+                pieces = np.concatenate([pieces, paste_chips(image, taken, rng, side=side, varied=varied)])
             if len(pieces):
                 parts.append(read_examples(reader, image, photo.dice.boxes, pieces, fold=fold_of(photo.image)))
     return joined(*parts)
 
 
-def rendered_examples(reader: DiceReader, *, scenes: int, seed: int = 354) -> Examples:
+def rendered_examples(reader: DiceReader, *, scenes: int, seed: int = 354, dominoes: bool = True) -> Examples:
     """The boxes `reader` reports on `scenes` rendered throws, half of them on a game table's
-    clutter: on a die (readable or not: a die either way) "die", on a domino "domino"; fold -1
-    (always learned). Dice of every colour, touching, on plain and printed tables: what real
-    photos have too few of (white dice stacked on white)."""
+    clutter: on a die (readable or not: a die either way) "die", on a domino "domino" (without
+    `dominoes`, boxes on dominoes are not learned: a chip check's examples); fold -1 (always
+    learned). Dice of every colour, touching, on plain and printed tables: what real photos have
+    too few of (white dice stacked on white; blue, green and black dice a chip check took for chips)."""
     from dicecam.training.data.sources import synth_scene_source
 
     draw = synth_scene_source(upright=True, clutter=0.5)
@@ -148,9 +177,10 @@ def rendered_examples(reader: DiceReader, *, scenes: int, seed: int = 354) -> Ex
         sample = draw(rng)
         kinds = sample.decoy_kinds or ()
         decoys = sample.decoys if sample.decoys is not None else np.zeros((0, 4), np.float32)
-        dominoes = np.array([box for box, kind in zip(decoys, kinds) if kind == "domino"], np.float32).reshape(-1, 4)
+        halves = np.array([box for box, kind in zip(decoys, kinds) if kind == "domino" and dominoes],
+                          np.float32).reshape(-1, 4)
         truth = sample.boxes if sample.boxes is not None else np.zeros((0, 4), np.float32)
-        parts.append(read_examples(reader, sample.image, truth, dominoes, fold=-1))
+        parts.append(read_examples(reader, sample.image, truth, halves, fold=-1))
     return joined(*parts)
 
 
@@ -218,7 +248,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="share of train photos with poker chips pasted too, learned as dominoes "
                          "(C432, not shipped: 0)")
     ap.add_argument("--no-dominoes", action="store_true",
-                    help="paste no dominoes: with --chips 1, a chip check's examples (session 90's screen)")
+                    help="paste no dominoes and learn no rendered ones: with --chips 1, a chip check's examples "
+                         "(C435; with --renders, rendered dice too: C437)")
+    ap.add_argument("--varied-chips", action="store_true",
+                    help="chips seen at an angle and in rows of two to four (C439)")
     ap.add_argument("--examples", type=Path, default=None,
                     help="an .npz of the examples: read if it exists, else written (the reads take most of "
                          "the time; one file serves the five --holdout-fold runs of benchmarks/fold_reads.py)")
@@ -228,8 +261,8 @@ def main(argv: list[str] | None = None) -> None:
         data = loaded(args.examples)
     else:
         data = joined(examples(reader, args.datasets, seed=args.seed, rows=args.rows, chips=args.chips,
-                               dominoes=not args.no_dominoes),
-                      rendered_examples(reader, scenes=args.renders))
+                               dominoes=not args.no_dominoes, varied=args.varied_chips),
+                      rendered_examples(reader, scenes=args.renders, dominoes=not args.no_dominoes))
         if args.examples is not None:
             saved(data, args.examples)
     print(f"{len(data.labels)} boxes: {int(data.labels.sum())} on dominoes "

@@ -8,7 +8,8 @@ pixel off, and a box stays true to what a reader sees.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -111,3 +112,33 @@ def box_around(points: np.ndarray, grow: float = 0.0) -> Box:
     x0, y0 = points.min(axis=0) - grow
     x1, y1 = points.max(axis=0) + grow
     return (float(x0), float(y0), float(x1), float(y1))
+
+
+def seen_at_angle(draw: Callable[[np.ndarray, tuple[float, float]], Any], img: np.ndarray, c: tuple[float, float],
+                  reach: float, *, squash: float, turn: float) -> tuple[float, float, float, float] | None:
+    """Run `draw` (it paints a flat thing into the image part it is given, at the point given: `c`
+    there, within `reach` px of it) on a copy of `img`'s part around `c`, then paint what it changed into `img` in place, squashed to `squash`
+    of its size across the axis `turn` degrees from level, about `c`: a disc seen from the side is an
+    ellipse. Returns the painted part's box, None where nothing was painted."""
+    h, w = img.shape[:2]
+    x0, y0 = max(int(c[0] - reach), 0), max(int(c[1] - reach), 0)
+    x1, y1 = min(int(np.ceil(c[0] + reach)), w), min(int(np.ceil(c[1] + reach)), h)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    part = img[y0:y1, x0:x1]
+    draw_at = np.ascontiguousarray(part.copy())
+    draw(draw_at, (c[0] - x0, c[1] - y0))
+    mask = (np.abs(draw_at.astype(np.int16) - part).max(axis=2) > 0).astype(np.float32)
+    t = np.deg2rad(turn)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    m = rot @ np.diag([1.0, squash]) @ rot.T  # squash along the axis `turn` + 90 degrees
+    centre = np.array([c[0] - x0, c[1] - y0])
+    warp = np.hstack([m, (centre - m @ centre)[:, None]])
+    size = (x1 - x0, y1 - y0)
+    seen = cv2.warpAffine(draw_at, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha = cv2.warpAffine(mask, warp, size, flags=cv2.INTER_LINEAR)[..., None]
+    if not (alpha > 0.5).any():
+        return None
+    part[:] = np.round(seen * alpha + part * (1 - alpha)).astype(np.uint8)
+    ys, xs = np.nonzero(alpha[..., 0] > 0.5)
+    return float(xs.min() + x0), float(ys.min() + y0), float(xs.max() + 1 + x0), float(ys.max() + 1 + y0)
