@@ -22,10 +22,10 @@ PLAIN = [p for p in PHOTOS if not p.crop and len(p.dice)]
 #: A Catan photo's two dice beside white dominoes: a half filled the count in a die's place
 #: until C433 (session 90).
 BESIDE_DOMINOES = "roboflow_dice/dice_309_jpg.rf.74db48dfe3726e2f26935862998574cf.jpg"
-#: A Catan pair of 16 px dice beside poker chips four times their size: the chips were set aside,
+#: A Catan pair of 20 px dice beside poker chips three times their size: the chips were set aside,
 #: but the search boxed them again, they were judged dice, and the pair was dropped as too small
 #: beside them until C438 (session 91).
-BESIDE_CHIPS = "roboflow_dice/dice_313_jpg.rf.ecbc9d5860ab54a50c5521b2da77edbf.jpg"
+BESIDE_CHIPS = "roboflow_dice/dice_260_jpg.rf.6c077cc54516aefe15c9ddd03ab9356f.jpg"
 
 
 @pytest.fixture(scope="module")

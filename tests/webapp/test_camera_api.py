@@ -405,9 +405,9 @@ def test_a_frame_never_searches_for_missing_dice_but_a_photo_throw_does(client, 
     looked: list[int] = []
     search = reader._search
 
-    def counted(image, found, photo, readings=None):
+    def counted(image, found, photo, readings=None, *, aside=None):
         looked.append(1)
-        return search(image, found, photo, readings)
+        return search(image, found, photo, readings, aside=aside)
 
     reader._search = counted
     try:
