@@ -21,7 +21,6 @@ import argparse
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
 
 from reader_options import reader_options, reader_settings
 from robustness import AS_TAKEN, changed_photo
@@ -33,6 +32,7 @@ from dicecam.vision.decode import load_image
 from dicecam.vision.metrics import Score, score_photo, unsure_counts
 from dicecam.vision.photo_changes import CHANGES
 from dicecam.vision.reader import DiceReader
+from dicecam.vision.settings import ReaderSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SETS = tuple(ROOT.parent / "shared" / "datasets" / name
@@ -86,11 +86,10 @@ def read_fold(reader: DiceReader, folder: Path, fold: int, changes: tuple[str, .
 
 
 def measure(folds: dict[int, Path], datasets: list[Path], changes: tuple[str, ...] = DEFAULT_CHANGES,
-            options: dict[str, Any] | None = None) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
+            settings: ReaderSettings | None = None) -> dict[str, dict[str, dict[str, dict[str, float]]]]:
     """Set (and "all") -> condition -> mode -> summed counts, each fold read by its own models
-    (with the reader settings `options` changed)."""
+    (with `settings`, default the reader's)."""
     sums: dict[tuple[str, str, str], Tally] = {}
-    settings = reader_settings(options or {})
     for fold, models in sorted(folds.items()):
         reader = DiceReader(models, settings=settings)
         for folder in datasets:
@@ -117,11 +116,10 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     try:
         folds = dict(parse_fold(spec) for spec in args.fold)
-        options = reader_options(args.option)
-        reader_settings(options)
+        settings = reader_settings(reader_options(args.option))
     except ValueError as err:
         p.error(str(err))
-    results = measure(folds, args.datasets, tuple(args.change or DEFAULT_CHANGES), options)
+    results = measure(folds, args.datasets, tuple(args.change or DEFAULT_CHANGES), settings)
     if args.json:
         print(json.dumps(results))
         return

@@ -218,18 +218,12 @@ def checked(image: np.ndarray, dice: Dice, *, check: BoxCheck | None, asks: floa
     look = np.ones(len(dice), bool) if drops is not None else sure
     if not look.any():
         return dice
-    said = each_check(check, image, dice.boxes[look]) if drops is not None else \
-        check.probability(image, dice.boxes[look])[:, None]
-    if asks is not None and (asked := sure & _spread(look, said.max(axis=1) >= asks)).any():
+    looked = each_check(check, image, dice.boxes[look])
+    said = np.zeros((len(dice), looked.shape[1]), np.float32)
+    said[look] = looked
+    if asks is not None and (asked := sure & (said.max(axis=1) >= asks)).any():
         dice = replace(dice, confidences=ask_about(dice.confidences, asked))
     return dice if drops is None else dice[~beyond(said, drops)]
-
-
-def _spread(look: np.ndarray, said: np.ndarray) -> np.ndarray:
-    """`said` (one per looked die) as one per die, False where not looked at."""
-    out = np.zeros(len(look), bool)
-    out[look] = said
-    return out
 
 
 def halves_dropped(image: np.ndarray, dice: Dice, *, domino_check: BoxCheck | None,

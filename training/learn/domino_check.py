@@ -73,7 +73,7 @@ def paste_chips(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *
         if len(boxes) >= count or min(h, w) <= 4 * side:
             break
         c = (float(rng.uniform(1.5 * side, w - 1.5 * side)), float(rng.uniform(1.5 * side, h - 1.5 * side)))
-        near_die = len(dice) and (np.abs(centres(dice) - c).max(axis=1) < 2.2 * side).any()
+        near_die = _near_a_die(dice, c, 2.2 * side)
         near_chip = any(max(abs(c[0] - (b[0] + b[2]) / 2), abs(c[1] - (b[1] + b[3]) / 2)) < 3 * side for b in boxes)
         if near_die or near_chip:
             continue
@@ -98,12 +98,17 @@ def _chip_row(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, c: 
     for k in range(1 + more):
         at = (c[0] + k * step * np.cos(a), c[1] + k * step * np.sin(a))
         clear = 1.2 * side <= at[0] <= w - 1.2 * side and 1.2 * side <= at[1] <= h - 1.2 * side
-        if not clear or (len(dice) and (np.abs(centres(dice) - at).max(axis=1) < 2.2 * side).any()):
+        if not clear or _near_a_die(dice, at, 2.2 * side):
             break
         box = seen_at_angle(lambda part, here: chip(rng, part, here, ppd), image, at, ppd, squash=squash, turn=turn)
         if box is not None:
             boxes.append(box)
     return boxes
+
+
+def _near_a_die(dice: np.ndarray, at: tuple[float, float], reach: float) -> bool:
+    """Whether a box of `dice` has its centre within `reach` px of `at` along both axes."""
+    return bool(len(dice)) and bool((np.abs(centres(dice) - at).max(axis=1) < reach).any())
 
 
 def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, *, side: float,
@@ -121,7 +126,7 @@ def paste_dominoes(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator
         c = (float(rng.uniform(side, w - side)), float(rng.uniform(side, h - side)))
         row = rows > 0 and rng.random() < rows
         clear = 3.5 if row else 2.2
-        near_die = len(dice) and (np.abs(centres(dice) - c).max(axis=1) < clear * side).any()
+        near_die = _near_a_die(dice, c, clear * side)
         near_domino = any(max(abs(c[0] - x), abs(c[1] - y)) < (clear + 0.3) * side for x, y in placed)
         if near_die or near_domino:
             continue
