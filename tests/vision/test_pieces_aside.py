@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from test_samples import PHOTOS
 
+from dicecam.vision.boxes import iou
 from dicecam.vision.candidates import filled
 from dicecam.vision.decode import load_image
 from dicecam.vision.detections import Dice
-from dicecam.vision.boxes import iou
 from dicecam.vision.metrics import match_boxes, score_photo
 from dicecam.vision.photo_changes import CHANGES, dominoes
 from dicecam.vision.reader import DiceReader

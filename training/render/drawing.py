@@ -117,9 +117,10 @@ def box_around(points: np.ndarray, grow: float = 0.0) -> Box:
 def seen_at_angle(draw: Callable[[np.ndarray, tuple[float, float]], Any], img: np.ndarray, c: tuple[float, float],
                   reach: float, *, squash: float, turn: float) -> tuple[float, float, float, float] | None:
     """Run `draw` (it paints a flat thing into the image part it is given, at the point given: `c`
-    there, within `reach` px of it) on a copy of `img`'s part around `c`, then paint what it changed into `img` in place, squashed to `squash`
-    of its size across the axis `turn` degrees from level, about `c`: a disc seen from the side is an
-    ellipse. Returns the painted part's box, None where nothing was painted."""
+    there, within `reach` px of it) on a copy of `img`'s part around `c`, then paint what it changed
+    into `img` in place, squashed to `squash` of its size across the axis `turn` degrees from level,
+    about `c`: a disc seen from the side is an ellipse. Returns the painted part's box, None where
+    nothing was painted."""
     h, w = img.shape[:2]
     x0, y0 = max(int(c[0] - reach), 0), max(int(c[1] - reach), 0)
     x1, y1 = min(int(np.ceil(c[0] + reach)), w), min(int(np.ceil(c[1] + reach)), h)
