@@ -152,17 +152,25 @@ class DieDetector:
         return self._beside(self._closer(photo, (0, 0, w, h), zscale), found)
 
     def look_at_own_size(self, photo: Halvings, found: Candidates, max_side: int, *,
-                         budget: float | None = None) -> Candidates:
+                         budget: float | None = None, dice: np.ndarray | None = None) -> Candidates:
         """Boxes one pass over the whole photo at its own size finds apart from `found`, weak
         peaks included; empty where its long side is over `max_side` pixels (too costly), no
         more than the detector's input side (the first look saw it at that size already), or
         where the passes so far and this one would look at more than `budget` first looks'
-        pixels (a photo whose first look already looked closer has spent its time)."""
+        pixels (a photo whose first look already looked closer has spent its time). With
+        `free_look_search` and a search network, where the kept `dice` came out under
+        `zoom_below` detector pixels, the pass is the search network's at the search's scale."""
         h, w = photo.photo.shape[:2]
         if not self.input_side < max(h, w) <= max_side:
             return Candidates.empty()
         if budget is not None and photo.looked + h * w > budget * self.input_side ** 2:
             return Candidates.empty()
+        s = self.settings
+        if (s.free_look_search and self.searcher is not None and dice is not None and len(dice)
+                and typical_side(dice) * self.input_side / max(h, w) < s.zoom_below):
+            # A Catan pair's second die is as small as its first, too small for the detector
+            # at the photo's own size; the search network at its scale finds it (C440).
+            return self._beside(self._search_look(photo), found)
         return self._beside(self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score), found)
 
     def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates) -> Candidates:

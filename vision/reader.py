@@ -185,7 +185,7 @@ class DiceReader:
         dice = found.boxes[filled(found.kept, "kept")] if len(found) else np.zeros((0, 4), np.float32)
         if not 1 <= len(dice) <= THROW_AT_MOST:
             return found
-        more = self.detector.look_at_own_size(photo, found, side, budget=self.settings.free_look_budget)
+        more = self.detector.look_at_own_size(photo, found, side, budget=self.settings.free_look_budget, dice=dice)
         if not len(more):
             return found
         # The new boxes are judged beside the first look's (the typical die is the photo's),

@@ -41,6 +41,9 @@ class ReaderSettings:
     photo; one whose passes so far and the look would look at more than `free_look_budget`
     times the first look's pixels (None: no limit) gets none, as a game-table photo whose
     closer look already took its time would go over 50 ms (C301, C312: models/HISTORY.md).
+    With `free_look_search`, where the kept dice came out under `zoom_below` detector pixels
+    that look is the count's search network's pass at the search's scale (C440: a Catan
+    pair's second die; off, it costs 10-45 ms on the photos it serves).
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
@@ -164,6 +167,7 @@ class ReaderSettings:
     faint_at_most: int = 8
     free_look_side: int | None = 640
     free_look_budget: float | None = 4.0
+    free_look_search: bool = False
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024

@@ -200,3 +200,40 @@ def test_a_photo_whose_closer_look_took_its_time_gets_no_look(looking, monkeypat
     budget = looking.settings.free_look_budget * looking.detector.input_side ** 2
     assert sum(h * w for h, w, *_ in first) > budget - image.size // 3  # the look would overspend
     assert passes == first + first  # read made the first look's passes and nothing more
+
+
+#: roboflow_dice dev Catan throws of two whose second die (14-17 px) the own-size look by the
+#: detector misses and the search network's pass finds (C440, models/HISTORY.md).
+SEARCH_FINDS = ("dice_333_jpg", "dice_337_jpg")
+
+
+def test_with_free_look_search_a_catan_pair_s_second_die_is_found_by_the_search_s_pass(
+        first_look_only, roboflow_photos) -> None:
+    searching = DiceReader(side_drops=None, free_weak_score=None, free_look_search=True)
+    plain = DiceReader(side_drops=None, free_weak_score=None)
+    assert not plain.settings.free_look_search  # off as shipped: C440 failed its rule
+    for photo in roboflow_photos("dev", *SEARCH_FINDS):
+        image = load_image(photo.path)
+        assert not score_photo(photo.dice, plain.read(image)).exact, photo.image
+        assert score_photo(photo.dice, searching.read(image)).exact, photo.image
+        assert_only_adds(searching, first_look_only, image)  # the first die as it was, the second asked
+
+
+def test_free_look_search_looks_with_the_detector_where_the_dice_are_big(monkeypatch) -> None:
+    reader = DiceReader(free_look_search=True)
+    image = np.full((480, 640, 3), 200, np.uint8)
+    passes = _passes(reader, monkeypatch)
+    searched: list[Halvings] = []
+    search_look = reader.detector._search_look
+
+    def spy(photo: Halvings):
+        searched.append(photo)
+        return search_look(photo)
+
+    monkeypatch.setattr(reader.detector, "_search_look", spy)
+    big, small = np.array([[100, 100, 160, 160]], np.float32), np.array([[100, 100, 116, 116]], np.float32)
+    reader.detector.look_at_own_size(Halvings(image), Candidates.empty(), 640, dice=big)
+    assert passes and max(passes[0][:2]) == 640 and not searched  # 48 detector px: the detector's own look
+    passes.clear()
+    reader.detector.look_at_own_size(Halvings(image), Candidates.empty(), 640, dice=small)
+    assert searched and not passes  # 13 detector px: under zoom_below, the search network's pass
