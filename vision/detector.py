@@ -224,9 +224,12 @@ class DieDetector:
         x[0, :, sh:, :] = 0.0  # only the padding to a multiple of 32 needs zeros
         x[0, :, :sh, sw:] = 0.0
         # Channel by channel (a strided transpose of the whole photo costs 3x as much), each
-        # converted and scaled in one pass: the same float32 product as converting, then scaling.
+        # converted, then scaled in place: numpy's mixed byte-by-float product is the slower
+        # loop (0.7 ms more at 1,280 px, session 94), and the floats are the same.
         for channel, plane in enumerate(cv2.split(small)):
-            np.multiply(plane, _BYTE, out=x[0, channel, :sh, :sw])
+            out = x[0, channel, :sh, :sw]
+            np.copyto(out, plane)
+            out *= _BYTE
         maps = self.session.run(None, {"image": x})[0][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         ys, xs, scores = centre_peaks(heat, min_score=self.min_score if min_score is None else min_score)
