@@ -22,12 +22,21 @@ class DieDetector:
     """Finds the top faces of dice in a photo; its input contract travels in the ONNX file."""
 
     def __init__(self, session: ort.InferenceSession, settings: ReaderSettings, *,
-                 searcher: DieDetector | None = None) -> None:
-        """`searcher`: the network that makes the count's search (`search`), else this one."""
+                 searcher: DieDetector | None = None, free_searcher: DieDetector | None = None,
+                 twice: ort.InferenceSession | None = None) -> None:
+        """`searcher`: the network that makes the count's search (`search`), else this one;
+        `free_searcher`: the one that makes `free_look_search`'s pass, else `searcher`.
+        `twice`: this network with a 2x bilinear enlargement folded into its first layer
+        (`training.learn.fold`): a pass that enlarges the photo 2x or more gives it the photo
+        at half that scale, the same maps without making and converting four times the pixels."""
         self.session = session
         self.searcher = searcher
+        self.free_searcher = free_searcher
+        self.twice = twice
         self.input_side = int(metadata(session, "input_side", 512))
         self.stride = int(metadata(session, "stride", 4))
+        if twice is not None and (metadata(twice, "enlarges", 1), metadata(twice, "stride", 0) * 2) != (2, self.stride):
+            raise ValueError("a network's twice-enlarging twin must enlarge 2x at half its stride")
         # Each trained detector's heat map is calibrated its own way, so its threshold travels with it.
         self._stored_min_score = metadata(session, "min_score", 0.3)
         self._use(settings)
@@ -124,13 +133,16 @@ class DieDetector:
         side = max(photo.photo.shape[:2])
         return min(s.search_scale * self.input_side / side, s.search_max_side / side)
 
-    def _search_look(self, photo: Halvings) -> _Look:
+    def _search_look(self, photo: Halvings, net: DieDetector | None = None, *, weak: float | None = None) -> _Look:
         """`search`'s pass over the whole photo, weak peaks included: made once per photo,
-        as the closer look may have made it already (`count_zoom_by_search`)."""
+        as the closer look may have made it already (`count_zoom_by_search`). `net`: the
+        network that makes it (default: the searcher, else this detector); `weak`: its weak
+        peaks' line (default: `search_weak_score`, else the network's)."""
         # The search network (stride 8, its own peaks' calibration) looks where it is given.
-        net = self.searcher or self
+        net = net or self.searcher or self
         s = self.settings
-        weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
+        if weak is None:
+            weak = net.weak_score if s.search_weak_score is None else s.search_weak_score
         if (net, weak) not in photo.search_looks:
             h, w = photo.photo.shape[:2]
             photo.search_looks[net, weak] = net._closer(photo, (0, 0, w, h), self._search_scale(photo), min_score=weak)
@@ -159,18 +171,27 @@ class DieDetector:
         where the passes so far and this one would look at more than `budget` first looks'
         pixels (a photo whose first look already looked closer has spent its time). With
         `free_look_search` and a search network, where the kept `dice` came out under
-        `zoom_below` detector pixels, the pass is the search network's at the search's scale."""
+        `zoom_below` detector pixels, the pass is the search network's at the search's scale,
+        and with `free_search_larger` a photo over `max_side` pixels gets that pass too."""
         h, w = photo.photo.shape[:2]
-        if not self.input_side < max(h, w) <= max_side:
+        s = self.settings
+        net = self.free_searcher or self.searcher
+        # A Catan pair's second die is as small as its first, too small for the detector
+        # at the photo's own size; the search network at its scale finds it (C440).
+        tiny = (s.free_look_search and net is not None and dice is not None and len(dice) > 0
+                and typical_side(dice) * self.input_side / max(h, w) < s.zoom_below)
+        if max(h, w) > max_side:
+            # A phone's photo: its own size costs too much, but the search's pass is one look of
+            # at most `search_max_side` pixels whatever the photo's size (C449).
+            if tiny and s.free_search_larger:
+                return self._beside(self._search_look(photo, net, weak=s.free_search_weak_score), found)
+            return Candidates.empty()
+        if max(h, w) <= self.input_side:
             return Candidates.empty()
         if budget is not None and photo.looked + h * w > budget * self.input_side ** 2:
             return Candidates.empty()
-        s = self.settings
-        if (s.free_look_search and self.searcher is not None and dice is not None and len(dice)
-                and typical_side(dice) * self.input_side / max(h, w) < s.zoom_below):
-            # A Catan pair's second die is as small as its first, too small for the detector
-            # at the photo's own size; the search network at its scale finds it (C440).
-            return self._beside(self._search_look(photo), found)
+        if tiny:
+            return self._beside(self._search_look(photo, net, weak=s.free_search_weak_score), found)
         return self._beside(self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score), found)
 
     def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates) -> Candidates:
@@ -210,16 +231,18 @@ class DieDetector:
         return whole_die_of(boxes, wholes[strong][keep])
 
     def _detect_at(self, small: np.ndarray, scale: float, shape: tuple[int, ...], *,
-                   min_size: float = 0.0, min_score: float | None = None) -> _Look:
+                   min_size: float = 0.0, min_score: float | None = None, twice: bool = False) -> _Look:
         """Boxes and scores from one pass over `small`, the photo (of `shape`) resized by `scale`
-        (and the whole dice, where the detector boxes them).
+        (and the whole dice, where the detector boxes them); `twice`: by the `twice` twin.
 
         Boxes smaller than `min_size` pixels (as the detector saw them) or weaker than
         `min_score` (default: the detector's threshold) are left out.
         """
         h, w = shape[:2]
         sh, sw = small.shape[:2]
-        ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32
+        # The network halves its input five times; the twin sees its input twice as large.
+        multiple, stride = (16, self.stride // 2) if twice else (32, self.stride)
+        ph, pw = -(-sh // multiple) * multiple, -(-sw // multiple) * multiple
         x = np.empty((1, 3, ph, pw), np.float32)
         x[0, :, sh:, :] = 0.0  # only the padding to a multiple of 32 needs zeros
         x[0, :, :sh, sw:] = 0.0
@@ -230,14 +253,15 @@ class DieDetector:
             out = x[0, channel, :sh, :sw]
             np.copyto(out, plane)
             out *= _BYTE
-        maps = self.session.run(None, {"image": x})[0][0]
+        net = self.twice if twice and self.twice is not None else self.session
+        maps = net.run(None, {"image": x})[0][0]
         heat = 1.0 / (1.0 + np.exp(-maps[0]))
         ys, xs, scores = centre_peaks(heat, min_score=self.min_score if min_score is None else min_score)
         off = 1.0 / (1.0 + np.exp(-maps[3:5, ys, xs]))
-        cx = (xs + off[0]) * self.stride
-        cy = (ys + off[1]) * self.stride
-        bw = np.exp(maps[1, ys, xs]) * self.stride
-        bh = np.exp(maps[2, ys, xs]) * self.stride
+        cx = (xs + off[0]) * stride
+        cy = (ys + off[1]) * stride
+        bw = np.exp(maps[1, ys, xs]) * stride
+        bh = np.exp(maps[2, ys, xs]) * stride
         big = np.maximum(bw, bh) >= min_size
         boxes = _centred(cx, cy, bw, bh)[big] / scale
         bound = np.array([w, h, w, h], np.float32)
@@ -248,8 +272,8 @@ class DieDetector:
             return look
         # Whole dice: a peak's cell centre and box size (no offset channel: pairing needs no finer place).
         ys, xs, peaks = centre_peaks(1.0 / (1.0 + np.exp(-maps[5])), min_score=self.settings.whole_die_peak)
-        cx, cy = (xs + 0.5) * self.stride, (ys + 0.5) * self.stride
-        bw, bh = np.exp(maps[6, ys, xs]) * self.stride, np.exp(maps[7, ys, xs]) * self.stride
+        cx, cy = (xs + 0.5) * stride, (ys + 0.5) * stride
+        bw, bh = np.exp(maps[6, ys, xs]) * stride, np.exp(maps[7, ys, xs]) * stride
         big = np.maximum(bw, bh) >= min_size
         wholes = _centred(cx, cy, bw, bh)[big] / scale
         return replace(look, wholes=np.clip(wholes, 0, bound).astype(np.float32),
@@ -307,9 +331,13 @@ class DieDetector:
         source, own = photo.for_scale(zscale)
         x0, y0, x1, y1 = (round(v * own) for v in window)  # the window, in `source`'s pixels
         part = source[y0:y1, x0:x1]
-        enlarged = shrink(part, zscale / own, averaged=own < 1)
-        look = self._detect_at(enlarged, zscale / own, part.shape, min_score=min_score)
-        photo.looked += _pixels(enlarged)
+        scale = zscale / own
+        twice = self.twice is not None and scale >= 2.0
+        # The twin enlarges 2x itself (exactly as a float bilinear resize would, no bytes rounded).
+        given = scale / 2 if twice else scale
+        enlarged = part if given == 1.0 else shrink(part, given, averaged=own < 1)
+        look = self._detect_at(enlarged, given, part.shape, min_score=min_score, twice=twice)
+        photo.looked += _pixels(enlarged) * (4 if twice else 1)
         shift = np.array([x0, y0, x0, y0], np.float32)
         return replace(look, boxes=(look.boxes + shift) / own, wholes=(look.wholes + shift) / own,
                        sides_scale=zscale, sides_shift=(x0 * zscale / own, y0 * zscale / own))

@@ -27,3 +27,8 @@ def session(path: Path, threads: int) -> ort.InferenceSession:
 def metadata(session: ort.InferenceSession, key: str, default: float) -> float:
     """A number the exporter stored in the file (input size, stride, thresholds), else `default`."""
     return float(session.get_modelmeta().custom_metadata_map.get(key, default))
+
+
+def text_metadata(session: ort.InferenceSession, key: str) -> str | None:
+    """A text the exporter stored in the file, else None."""
+    return session.get_modelmeta().custom_metadata_map.get(key)

@@ -12,7 +12,9 @@ from low down, decoys and dominoes).
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
+import warnings
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -28,7 +30,7 @@ from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
-from dicecam.vision.onnx import session
+from dicecam.vision.onnx import session, text_metadata
 from dicecam.vision.rules import judge
 from dicecam.vision.second_opinions import (
     THROW_AT_MOST,
@@ -55,6 +57,11 @@ READER_FILE = "reader.onnx"
 WHOLE_DIE_FILE = "whole_die.onnx"
 #: Optional: the count's search network (stride 8); without it the detector searches too.
 SEARCH_FILE = "search.onnx"
+#: Optional: the free look's search network (`free_look_search`, C447); without it the count's searches.
+FREE_SEARCH_FILE = "free_search.onnx"
+#: A search network's optional twin, with the 2x enlargement of its passes folded into its
+#: first layer (`DieDetector`'s `twice`, `training.learn.fold`): `search.onnx` -> `search_x2.onnx`.
+TWICE_SUFFIX = "_x2"
 #: Optional: the top look's reader (R323), taught the upper part of a box stretched square,
 #: where a die seen from low down shows its top face; without it the top look reads with the reader.
 TOP_READER_FILE = "top_reader.onnx"
@@ -80,6 +87,19 @@ CLOSER_BY_DICE = 0.75
 FRONT_FACE_REACH = 0.3
 
 
+def _searcher(path: Path, threads: int, settings: ReaderSettings) -> DieDetector | None:
+    """The search network at `path` with its twin beside it where there is one; None without the file."""
+    if not path.is_file():
+        return None
+    twin = path.with_name(path.stem + TWICE_SUFFIX + path.suffix)
+    twice = session(twin, threads) if twin.is_file() else None
+    if twice is not None and text_metadata(twice, "folded_from") != hashlib.sha256(path.read_bytes()).hexdigest():
+        # A twin left beside a network trained since would read with the old one's weights.
+        warnings.warn(f"{twin.name} was not folded from this {path.name}: searching without it", stacklevel=3)
+        twice = None
+    return DieDetector(session(path, threads), settings, twice=twice)
+
+
 def throw_count(count: object) -> int:
     """`count` as a number of dice; `ValueError` for a negative one or anything but a whole
     number (1.5 or True is a caller's slip, not a throw: refused before any reading)."""
@@ -103,10 +123,10 @@ class DiceReader:
         folder = Path(models_dir) if models_dir is not None else Path(os.environ.get("DICECAM_MODELS", DEFAULT_MODELS))
         threads = threads or min(4, os.cpu_count() or 1)
         self.settings = (settings or ReaderSettings()).but(**changes)
-        search = folder / SEARCH_FILE
-        searcher = (DieDetector(session(search, threads), self.settings)
-                    if self.settings.search_network and search.is_file() else None)
-        self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher)
+        searcher, free_searcher = (_searcher(folder / name, threads, self.settings) if self.settings.search_network
+                                   else None for name in (SEARCH_FILE, FREE_SEARCH_FILE))
+        self.detector = DieDetector(session(folder / DETECTOR_FILE, threads), self.settings, searcher=searcher,
+                                    free_searcher=free_searcher)
         self.face = FaceReader(session(folder / READER_FILE, threads), self.settings)
         check = folder / WHOLE_DIE_FILE
         self.whole_die = WholeDieCheck(session(check, threads)) if check.is_file() else None

@@ -42,8 +42,15 @@ class ReaderSettings:
     times the first look's pixels (None: no limit) gets none, as a game-table photo whose
     closer look already took its time would go over 50 ms (C301, C312: models/HISTORY.md).
     With `free_look_search`, where the kept dice came out under `zoom_below` detector pixels
-    that look is the count's search network's pass at the search's scale (C440: a Catan
-    pair's second die; off, it costs 10-45 ms on the photos it serves).
+    that look is a search network's pass at the search's scale, its weak peaks from
+    `free_search_weak_score` (None: as the count's search): the models folder's
+    `free_search.onnx` where it has one (C447fb, a student of the count's network taught
+    labelled dice, folded: about the own-size look's cost), else the count's (C440, 2x the cost).
+    It finds a Catan pair's second die, too small for the detector at the photo's own size.
+    With `free_search_larger`, a photo over `free_look_side` whose kept dice are that small
+    gets that pass too (C449; the pass looks at most `search_max_side` pixels wide whatever the
+    photo's size), within no budget. Off: on the dev split enlarged to 1,600 px it found 8 more
+    exact throws but put 40 more photos over 50 ms (models/HISTORY.md).
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
@@ -167,7 +174,9 @@ class ReaderSettings:
     faint_at_most: int = 8
     free_look_side: int | None = 640
     free_look_budget: float | None = 4.0
-    free_look_search: bool = False
+    free_look_search: bool = True
+    free_search_weak_score: float | None = 0.4
+    free_search_larger: bool = False
     zoom_below: float = 24.0
     zoom_target: float = 32.0
     zoom_max_side: int = 1024

@@ -4,6 +4,7 @@ finds are reported unsure, and the first look's dice stay exactly as they were."
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from test_samples import PHOTOS
@@ -11,6 +12,7 @@ from test_samples import PHOTOS
 from dicecam.vision.boxes import under
 from dicecam.vision.candidates import ASKED_AT_MOST, Candidates
 from dicecam.vision.decode import load_image
+from dicecam.vision.detections import Dice
 from dicecam.vision.halvings import Halvings
 from dicecam.vision.metrics import score_photo
 from dicecam.vision.reader import THROW_AT_MOST, DiceReader
@@ -203,15 +205,16 @@ def test_a_photo_whose_closer_look_took_its_time_gets_no_look(looking, monkeypat
 
 
 #: roboflow_dice dev Catan throws of two whose second die (14-17 px) the own-size look by the
-#: detector misses and the search network's pass finds (C440, models/HISTORY.md).
-SEARCH_FINDS = ("dice_333_jpg", "dice_337_jpg")
+#: detector misses and the free look's search network's pass finds (C440, C447fb: models/HISTORY.md).
+SEARCH_FINDS = ("dice_337_jpg", "dice_359_jpg")
 
 
 def test_with_free_look_search_a_catan_pair_s_second_die_is_found_by_the_search_s_pass(
         first_look_only, roboflow_photos) -> None:
-    searching = DiceReader(side_drops=None, free_weak_score=None, free_look_search=True)
-    plain = DiceReader(side_drops=None, free_weak_score=None)
-    assert not plain.settings.free_look_search  # off as shipped: C440 failed its rule
+    searching = DiceReader(side_drops=None, free_weak_score=None)
+    plain = DiceReader(side_drops=None, free_weak_score=None, free_look_search=False)
+    # On as shipped, by the free look's own search network (C447fb; C440's, the count's, cost too much).
+    assert searching.settings.free_look_search and searching.detector.free_searcher is not None
     for photo in roboflow_photos("dev", *SEARCH_FINDS):
         image = load_image(photo.path)
         assert not score_photo(photo.dice, plain.read(image)).exact, photo.image
@@ -220,15 +223,15 @@ def test_with_free_look_search_a_catan_pair_s_second_die_is_found_by_the_search_
 
 
 def test_free_look_search_looks_with_the_detector_where_the_dice_are_big(monkeypatch) -> None:
-    reader = DiceReader(free_look_search=True)
+    reader = DiceReader()
     image = np.full((480, 640, 3), 200, np.uint8)
     passes = _passes(reader, monkeypatch)
-    searched: list[Halvings] = []
+    searched: list[tuple[object, float | None]] = []
     search_look = reader.detector._search_look
 
-    def spy(photo: Halvings):
-        searched.append(photo)
-        return search_look(photo)
+    def spy(photo: Halvings, net=None, *, weak=None):
+        searched.append((net, weak))
+        return search_look(photo, net, weak=weak)
 
     monkeypatch.setattr(reader.detector, "_search_look", spy)
     big, small = np.array([[100, 100, 160, 160]], np.float32), np.array([[100, 100, 116, 116]], np.float32)
@@ -237,3 +240,53 @@ def test_free_look_search_looks_with_the_detector_where_the_dice_are_big(monkeyp
     passes.clear()
     reader.detector.look_at_own_size(Halvings(image), Candidates.empty(), 640, dice=small)
     assert searched and not passes  # 13 detector px: under zoom_below, the search network's pass
+    # The free look's own network, its weak peaks from its own line, not the count's search's.
+    assert searched == [(reader.detector.free_searcher, reader.settings.free_search_weak_score)]
+    assert reader.detector.free_searcher is not reader.detector.searcher
+
+
+def _as_phone_photo(image: np.ndarray, side: int = 1600) -> np.ndarray:
+    """The photo enlarged to a phone's size (the page reads photos of about 2,000 px)."""
+    f = side / max(image.shape[:2])
+    return cv2.resize(image, (round(image.shape[1] * f), round(image.shape[0] * f)), interpolation=cv2.INTER_CUBIC)
+
+
+@pytest.mark.parametrize("name", SEARCH_FINDS)
+def test_a_phone_s_photo_of_a_catan_pair_gets_the_search_s_pass_when_asked(roboflow_photos, name) -> None:
+    (photo,) = roboflow_photos("dev", name)
+    image = _as_phone_photo(load_image(photo.path))
+    f = image.shape[1] / photo.size[0]
+    truth = Dice(photo.dice.boxes * f, photo.dice.values, photo.dice.confidences)
+    asked, shipped = DiceReader(free_search_larger=True), DiceReader()
+    # Off as shipped: it costs too much time on a phone's photo (C449, models/HISTORY.md).
+    assert not shipped.settings.free_search_larger and max(image.shape[:2]) > shipped.settings.free_look_side
+    assert not score_photo(truth, shipped.read(image)).exact
+    assert score_photo(truth, asked.read(image)).exact  # C449: the second die, asked
+
+
+@pytest.mark.parametrize("side", [1280, 2000])
+def test_a_phone_s_photo_gets_no_look_at_its_own_size(monkeypatch, side) -> None:
+    reader = DiceReader(free_search_larger=True)
+    image = np.full((side * 3 // 4, side, 3), 200, np.uint8)
+    passes = _passes(reader, monkeypatch)
+    searched: list[object] = []
+    search_look = reader.detector._search_look
+
+    def spy(photo: Halvings, net=None, *, weak=None):
+        searched.append(net)
+        return search_look(photo, net, weak=weak)
+
+    monkeypatch.setattr(reader.detector, "_search_look", spy)
+    scale = reader.detector.input_side / side
+    big = np.array([[100, 100, 100 + 40 / scale, 100 + 40 / scale]], np.float32)  # 40 detector px
+    small = np.array([[100, 100, 100 + 12 / scale, 100 + 12 / scale]], np.float32)  # 12: under zoom_below
+    photo = Halvings(image)
+    assert not len(reader.detector.look_at_own_size(photo, Candidates.empty(), 640, budget=4.0, dice=big))
+    assert not passes and not searched and photo.looked == 0  # its own size would cost too much
+    reader.detector.look_at_own_size(photo, Candidates.empty(), 640, budget=4.0, dice=small)
+    # One pass of the free look's search network, at most `search_max_side` wide, whatever the budget.
+    assert searched == [reader.detector.free_searcher] and photo.looked <= reader.settings.search_max_side ** 2
+    searched.clear()
+    off = DiceReader().detector  # as shipped: no pass at all (C449)
+    monkeypatch.setattr(off, "_search_look", spy)
+    assert not len(off.look_at_own_size(Halvings(image), Candidates.empty(), 640, dice=small)) and not searched

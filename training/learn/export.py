@@ -10,6 +10,7 @@ from pathlib import Path
 import torch
 
 from dicecam.training.data.reader_crops import CROP_SCALE
+from dicecam.training.learn.fold import fold_enlargement, twin_path
 from dicecam.training.learn.nets import (
     NOT_A_DIE,
     READER_SIZE,
@@ -81,10 +82,12 @@ def export_detector(model: DiceDetector, path: Path, *, min_score: float = MIN_S
 
 def export_search(model: SearchDetector, path: Path, *, min_score: float = MIN_SCORE) -> None:
     """The count's search network as ONNX: the detector's maps at `SEARCH_STRIDE`, which
-    `vision` reads from the file as it reads the detector's stride."""
+    `vision` reads from the file as it reads the detector's stride; and beside it its twin
+    (`fold.twin_path`), its 2x enlargement folded in, for the passes that enlarge that much."""
     _export_maps(model, path, SEARCH_STRIDE)
     _stamp(path, input_side=INPUT_SIDE, stride=SEARCH_STRIDE, min_score=min_score,
            outputs="heat_logit,log_w,log_h,offset_x_logit,offset_y_logit")
+    fold_enlargement(path, twin_path(path))
 
 
 def export_reader(model: torch.nn.Module, path: Path, *, upright: bool = False, crop_size: int = READER_SIZE) -> None:

@@ -96,8 +96,10 @@ def _statistics(norm: nn.BatchNorm2d) -> tuple[torch.Tensor, torch.Tensor]:
     return norm.running_mean, norm.running_var
 
 
-def load_folded(path: Path) -> nn.Module:
-    """The network in `path` with identity batch norms: eval output equals the file's."""
+def load_folded(path: Path, *, network: nn.Module | None = None) -> nn.Module:
+    """The network in `path` with identity batch norms: eval output equals the file's.
+    `network`: the blank network to fill (default: the detector or reader the file's
+    metadata names; a search network's file is stamped as a detector's)."""
     import onnx
     from onnx import numpy_helper
 
@@ -107,7 +109,7 @@ def load_folded(path: Path) -> nn.Module:
         # The exporter shares equal folded tensors (a fresh network's zero biases) through Identity nodes.
         if node.op_type == "Identity" and node.input[0] in weights:
             weights[node.output[0]] = weights[node.input[0]]
-    network = _blank_network(model)
+    network = network if network is not None else _blank_network(model)
     filled: set[str] = set()
     for node in model.graph.node:
         if node.op_type not in ("Conv", "Gemm"):
