@@ -180,6 +180,11 @@ class DieDetector:
         # at the photo's own size; the search network at its scale finds it (C440).
         tiny = (s.free_look_search and net is not None and dice is not None and len(dice) > 0
                 and typical_side(dice) * self.input_side / max(h, w) < s.zoom_below)
+        # A look costs as much as one at `max_side` would: a larger photo is judged as its
+        # `max_side` px copy, whose passes so far looked at as many pixels as its own did.
+        own = h * w * min(1.0, max_side / max(h, w)) ** 2
+        if budget is not None and photo.looked + own > budget * self.input_side ** 2:
+            return Candidates.empty()
         if max(h, w) > max_side:
             # A phone's photo: its own size costs too much, but the search's pass is one look of
             # at most `search_max_side` pixels whatever the photo's size (C449).
@@ -187,8 +192,6 @@ class DieDetector:
                 return self._beside(self._search_look(photo, net, weak=s.free_search_weak_score), found)
             return Candidates.empty()
         if max(h, w) <= self.input_side:
-            return Candidates.empty()
-        if budget is not None and photo.looked + h * w > budget * self.input_side ** 2:
             return Candidates.empty()
         if tiny:
             return self._beside(self._search_look(photo, net, weak=s.free_search_weak_score), found)

@@ -284,9 +284,18 @@ def test_a_phone_s_photo_gets_no_look_at_its_own_size(monkeypatch, side) -> None
     assert not len(reader.detector.look_at_own_size(photo, Candidates.empty(), 640, budget=4.0, dice=big))
     assert not passes and not searched and photo.looked == 0  # its own size would cost too much
     reader.detector.look_at_own_size(photo, Candidates.empty(), 640, budget=4.0, dice=small)
-    # One pass of the free look's search network, at most `search_max_side` wide, whatever the budget.
+    # One pass of the free look's search network, at most `search_max_side` wide.
     assert searched == [reader.detector.free_searcher] and photo.looked <= reader.settings.search_max_side ** 2
     searched.clear()
+    # Judged as its 640 px copy: passes that looked at a pixel under four first looks' pixels
+    # less that copy's own leave room for the pass; a pixel over does not.
+    room = 4 * reader.detector.input_side ** 2 - 640 * 480
+    for looked, given in ((room - 1, True), (room + 1, False)):
+        photo = Halvings(image)
+        photo.looked = looked
+        reader.detector.look_at_own_size(photo, Candidates.empty(), 640, budget=4.0, dice=small)
+        assert (searched == [reader.detector.free_searcher]) is given
+        searched.clear()
     off = DiceReader().detector  # as shipped: no pass at all (C449)
     monkeypatch.setattr(off, "_search_look", spy)
     assert not len(off.look_at_own_size(Halvings(image), Candidates.empty(), 640, dice=small)) and not searched
