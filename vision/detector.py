@@ -332,10 +332,16 @@ class DieDetector:
         """Boxes (in the photo's pixels) and peaks of one pass over `window` (x0, y0, x1, y1
         of the photo) enlarged to `zscale`, from the smallest halving that holds that detail."""
         source, own = photo.for_scale(zscale)
+        twice = self.twice is not None and zscale / own >= 2.0
+        if self.twice is not None and not twice and self.settings.twin_from_halving:
+            # A larger photo's halving holds the detail half `zscale` needs, and its shrink is a
+            # bilinear one: the twin enlarges it 2x, as it does a 640 px photo (F96).
+            half, half_own = photo.for_scale(zscale / 2)
+            if half_own < own:
+                source, own, twice = half, half_own, True
         x0, y0, x1, y1 = (round(v * own) for v in window)  # the window, in `source`'s pixels
         part = source[y0:y1, x0:x1]
         scale = zscale / own
-        twice = self.twice is not None and scale >= 2.0
         # The twin enlarges 2x itself (exactly as a float bilinear resize would, no bytes rounded).
         given = scale / 2 if twice else scale
         enlarged = part if given == 1.0 else shrink(part, given, averaged=own < 1)

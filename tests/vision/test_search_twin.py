@@ -26,6 +26,16 @@ def _maps(net, image: np.ndarray) -> np.ndarray:
     return net.run(None, {"image": np.ascontiguousarray(x)})[0][0]
 
 
+def _counted(net, runs: list[object]):
+    """`net`'s run, noting `net` in `runs` at each call."""
+    run = net.run
+
+    def counted(*args):
+        runs.append(net)
+        return run(*args)
+    return counted
+
+
 def test_the_twin_gives_the_search_network_s_maps_of_the_photo_enlarged():
     image = load_image(BOARD.path)[:320, :480]  # any multiple of 16 a side
     plain, twin = (session(DEFAULT_MODELS / name, 2) for name in (SEARCH_FILE, "search_x2.onnx"))
@@ -60,17 +70,8 @@ def test_a_pass_enlarging_under_2x_is_the_plain_network_s(monkeypatch):
     searcher = DiceReader().detector.searcher
     assert searcher is not None and searcher.twice is not None
     runs: list[object] = []
-
-    def spy(net):
-        run = net.run
-
-        def counted(*args):
-            runs.append(net)
-            return run(*args)
-        return counted
-
     for net in (searcher.session, searcher.twice):
-        monkeypatch.setattr(net, "run", spy(net))
+        monkeypatch.setattr(net, "run", _counted(net, runs))
     searcher._closer(Halvings(load_image(BOARD.path)), (0, 0, 640, 640), 1.5)
     searcher._closer(Halvings(load_image(BOARD.path)), (0, 0, 640, 640), 2.0)
     assert runs == [searcher.session, searcher.twice]
@@ -93,3 +94,24 @@ def test_a_network_given_a_twin_of_another_stride_is_refused():
     detector = session(DEFAULT_MODELS / "detector.onnx", 1)
     with pytest.raises(ValueError, match="twin"):
         DieDetector(detector, ReaderSettings(), twice=session(DEFAULT_MODELS / "search_x2.onnx", 1))
+
+
+def test_a_phone_s_photo_is_searched_by_the_twin_from_its_halving(monkeypatch):
+    image = load_image(BOARD.path)
+    phone = cv2.resize(image, (1600, 1600), interpolation=cv2.INTER_CUBIC)  # the page's photos: ~2,000 px
+    searcher = DiceReader().detector.searcher
+    assert searcher is not None and searcher.twice is not None and searcher.settings.twin_from_halving
+    plain = searcher.but(searcher.settings.but(twin_from_halving=False))
+    runs: list[object] = []
+    for net in (searcher.session, searcher.twice):
+        monkeypatch.setattr(net, "run", _counted(net, runs))
+    # The search's scale on a 1,600 px photo: 1,280 px, under 2x the photo but 1.6x its 800 px halving.
+    a = searcher._closer(Halvings(phone), (0, 0, 1600, 1600), 0.8, min_score=0.25)
+    b = plain._closer(Halvings(phone), (0, 0, 1600, 1600), 0.8, min_score=0.25)
+    assert runs == [searcher.twice, searcher.session]
+    # The same dice: every strong box of one within a few of the photo's pixels of one of the other.
+    for one, other in ((a, b), (b, a)):
+        strong = one.boxes[one.scores >= 0.5]
+        assert len(strong) >= 2
+        gaps = np.abs(strong[:, None, :] - other.boxes[None, :, :]).max(axis=2).min(axis=1)
+        assert gaps.max() <= 8.0
