@@ -172,7 +172,8 @@ class DieDetector:
         pixels (a photo whose first look already looked closer has spent its time). With
         `free_look_search` and a search network, where the kept `dice` came out under
         `zoom_below` detector pixels, the pass is the search network's at the search's scale,
-        and with `free_search_larger` a photo over `max_side` pixels gets that pass too."""
+        and with `free_search_larger` a photo over `max_side` pixels gets that pass too. Of the
+        boxes, the `free_look_at_most` strongest."""
         h, w = photo.photo.shape[:2]
         s = self.settings
         net = self.free_searcher or self.searcher
@@ -189,13 +190,24 @@ class DieDetector:
             # A phone's photo: its own size costs too much, but the search's pass is one look of
             # at most `search_max_side` pixels whatever the photo's size (C449).
             if tiny and s.free_search_larger:
-                return self._beside(self._search_look(photo, net, weak=s.free_search_weak_score), found)
+                look = self._search_look(photo, net, weak=s.free_search_weak_score)
+                return self._strongest(self._beside(look, found))
             return Candidates.empty()
         if max(h, w) <= self.input_side:
             return Candidates.empty()
         if tiny:
-            return self._beside(self._search_look(photo, net, weak=s.free_search_weak_score), found)
-        return self._beside(self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score), found)
+            look = self._search_look(photo, net, weak=s.free_search_weak_score)
+        else:
+            look = self._closer(photo, (0, 0, w, h), 1.0, min_score=self.weak_score)
+        return self._strongest(self._beside(look, found))
+
+    def _strongest(self, more: Candidates) -> Candidates:
+        """The `free_look_at_most` strongest of the free look's `more` boxes, in their order (None:
+        all): a throw's missing dice are a few, a board's tokens dozens, and each box is read (C450)."""
+        at_most = self.settings.free_look_at_most
+        if at_most is None or len(more) <= at_most:
+            return more
+        return more.take(np.sort(np.argsort(-more.scores, kind="stable")[: int(at_most)]))
 
     def look_closer_around(self, photo: Halvings, dice: np.ndarray, found: Candidates) -> Candidates:
         """Boxes a closer look finds apart from `found`, sized and placed by `dice` (boxes

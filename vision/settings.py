@@ -49,8 +49,11 @@ class ReaderSettings:
     It finds a Catan pair's second die, too small for the detector at the photo's own size.
     With `free_search_larger`, a photo over `free_look_side` whose kept dice are that small
     gets that pass too (C449; the pass looks at most `search_max_side` pixels wide whatever the
-    photo's size), within no budget. Off: on the dev split enlarged to 1,600 px it found 8 more
-    exact throws but put 40 more photos over 50 ms (models/HISTORY.md).
+    photo's size), within that budget (the photo judged as its `free_look_side` px copy). Off:
+    on the dev split enlarged to 1,600 px it reads 5 more throws exactly but puts 25 more photos
+    over 50 ms (C449b, models/HISTORY.md). Of the look's new boxes only the `free_look_at_most`
+    strongest (None: all) are read: a throw's missing dice are a few, a board's tokens a dozen
+    (C450: 3-8 fewer dev photos over 50 ms, the same throws read).
 
     Reading: a box the face reader finds "not a die" with probability `max_not_a_die` or
     more is dropped; a box smaller than `reread_below` times the photo's typical die is read
@@ -180,6 +183,7 @@ class ReaderSettings:
     free_look_search: bool = True
     free_search_weak_score: float | None = 0.4
     free_search_larger: bool = False
+    free_look_at_most: int | None = 6
     twin_from_halving: bool = True
     zoom_below: float = 24.0
     zoom_target: float = 32.0

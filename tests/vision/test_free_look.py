@@ -299,3 +299,29 @@ def test_a_phone_s_photo_gets_no_look_at_its_own_size(monkeypatch, side) -> None
     off = DiceReader().detector  # as shipped: no pass at all (C449)
     monkeypatch.setattr(off, "_search_look", spy)
     assert not len(off.look_at_own_size(Halvings(image), Candidates.empty(), 640, dice=small)) and not searched
+
+
+def _noted(look, looks: list[Candidates]):
+    """`look`, each of its results noted in `looks`."""
+    def noted(*args, **kw) -> Candidates:
+        looks.append(look(*args, **kw))
+        return looks[-1]
+    return noted
+
+
+def test_the_look_reads_only_its_strongest_new_boxes(roboflow_photos, monkeypatch) -> None:
+    # A Catan board whose free look boxes a dozen tokens and corners beside its throw (C450).
+    (photo,) = roboflow_photos("dev", "dice_215_jpg")
+    image = load_image(photo.path)
+    shipped, every = DiceReader(), DiceReader(free_look_at_most=None)
+    at_most = shipped.settings.free_look_at_most
+    assert at_most is not None
+    looks: list[Candidates] = []
+    for reader in (shipped, every):
+        monkeypatch.setattr(reader.detector, "look_at_own_size", _noted(reader.detector.look_at_own_size, looks))
+        reader.read(image)
+    few, all_ = looks
+    assert len(all_) > at_most and len(few) == at_most
+    strongest = np.sort(np.argsort(-all_.scores, kind="stable")[:at_most])
+    np.testing.assert_array_equal(few.boxes, all_.boxes[strongest])  # the strongest, in their order
+    assert few.scores.min() >= np.delete(all_.scores, strongest).max()
