@@ -182,14 +182,8 @@ class CropCounter:
         return self.classify(crops)
 
 
-@pytest.mark.parametrize(("width", "height", "fewer"), [
-    (640, 480, True),
-    (1920, 1080, True),
-    # The search's boxes change the median die, and the crops come from another halving:
-    # other pixels, read anew.
-    (4032, 3024, False),
-])
-def test_the_search_reads_again_only_the_crops_it_adds(width, height, fewer) -> None:
+@pytest.mark.parametrize(("width", "height"), [(640, 480), (1920, 1080), (4032, 3024)])
+def test_the_search_reads_again_only_the_crops_it_adds(width, height) -> None:
     image, _ = board_throw(width, height)
     # At 1080p and 12 MP the looks sized by the dice find both without the search (the
     # tests below): here the search is what is tested, so it must run.
@@ -208,8 +202,9 @@ def test_the_search_reads_again_only_the_crops_it_adds(width, height, fewer) -> 
     assert np.array_equal(together.boxes, apart.boxes) and np.array_equal(together.values, apart.values)
     assert np.array_equal(together.confidences, apart.confidences)
     # ... for fewer crops: the first look's boxes are read once, not again with the search's.
-    assert first < counter.crops <= first + separately
-    assert (counter.crops < first + separately) == fewer
+    # (At 12 MP the search's pass made the median die another size, its crops from another
+    # halving, until it read the photo's halving through its twin: F96.)
+    assert first < counter.crops < first + separately
 
 
 def test_a_face_read_twice_with_its_readings_goes_to_the_network_once(reader) -> None:
