@@ -16,7 +16,6 @@ fit belongs to the pair.
 from __future__ import annotations
 
 import argparse
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -128,9 +127,10 @@ def collect_photos(models: Path, datasets: list[Path], *, split: str = "train") 
 
 def fingerprints(models: Path) -> dict[str, str]:
     """The networks a fit was made for, by the SHA-256 of their files (a test holds the shipped fit to them)."""
+    from dicecam.vision.onnx import file_digest
     from dicecam.vision.reader import DETECTOR_FILE, READER_FILE
 
-    return {name: hashlib.sha256((models / name).read_bytes()).hexdigest() for name in (DETECTOR_FILE, READER_FILE)}
+    return {name: file_digest(models / name) for name in (DETECTOR_FILE, READER_FILE)}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import onnxruntime as ort
@@ -32,3 +33,14 @@ def metadata(session: ort.InferenceSession, key: str, default: float) -> float:
 def text_metadata(session: ort.InferenceSession, key: str) -> str | None:
     """A text the exporter stored in the file, else None."""
     return session.get_modelmeta().custom_metadata_map.get(key)
+
+
+def twin_path(path: Path) -> Path:
+    """Where a search network's twin lies (its 2x enlargement folded into its first layer,
+    `training.learn.fold`): `search.onnx` -> `search_x2.onnx`."""
+    return path.with_name(f"{path.stem}_x2{path.suffix}")
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes: a twin records its network's, and is used only beside it."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -12,7 +12,6 @@ from low down, decoys and dominoes).
 from __future__ import annotations
 
 import copy
-import hashlib
 import os
 import warnings
 from dataclasses import replace
@@ -30,7 +29,7 @@ from dicecam.vision.detections import CountedDice, Dice, Die
 from dicecam.vision.detector import DieDetector
 from dicecam.vision.face_reader import CropReadings, FaceReader
 from dicecam.vision.halvings import Halvings
-from dicecam.vision.onnx import session, text_metadata
+from dicecam.vision.onnx import file_digest, session, text_metadata, twin_path
 from dicecam.vision.rules import judge
 from dicecam.vision.second_opinions import (
     THROW_AT_MOST,
@@ -59,9 +58,6 @@ WHOLE_DIE_FILE = "whole_die.onnx"
 SEARCH_FILE = "search.onnx"
 #: Optional: the free look's search network (`free_look_search`, C447); without it the count's searches.
 FREE_SEARCH_FILE = "free_search.onnx"
-#: A search network's optional twin, with the 2x enlargement of its passes folded into its
-#: first layer (`DieDetector`'s `twice`, `training.learn.fold`): `search.onnx` -> `search_x2.onnx`.
-TWICE_SUFFIX = "_x2"
 #: Optional: the top look's reader (R323), taught the upper part of a box stretched square,
 #: where a die seen from low down shows its top face; without it the top look reads with the reader.
 TOP_READER_FILE = "top_reader.onnx"
@@ -91,9 +87,9 @@ def _searcher(path: Path, threads: int, settings: ReaderSettings) -> DieDetector
     """The search network at `path` with its twin beside it where there is one; None without the file."""
     if not path.is_file():
         return None
-    twin = path.with_name(path.stem + TWICE_SUFFIX + path.suffix)
+    twin = twin_path(path)
     twice = session(twin, threads) if twin.is_file() else None
-    if twice is not None and text_metadata(twice, "folded_from") != hashlib.sha256(path.read_bytes()).hexdigest():
+    if twice is not None and text_metadata(twice, "folded_from") != file_digest(path):
         # A twin left beside a network trained since would read with the old one's weights.
         warnings.warn(f"{twin.name} was not folded from this {path.name}: searching without it", stacklevel=3)
         twice = None

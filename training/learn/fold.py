@@ -12,10 +12,11 @@ four times the pixels (session 95: a P447 pass 13.5 -> 10.0 ms).
 from __future__ import annotations
 
 import argparse
-import hashlib
 from pathlib import Path
 
 import numpy as np
+
+from dicecam.vision.onnx import file_digest, twin_path
 
 #: Row a: the enlarged pixel 4j + a; column b: the photo's pixel 2j + b - 1. Bilinear 2x puts the
 #: enlarged pixel 2k at photo position k - 1/4 and 2k + 1 at k + 1/4.
@@ -66,16 +67,6 @@ def fold_enlargement(source: Path, target: Path) -> None:
     helper.set_model_props(model, meta)
     onnx.checker.check_model(model)
     onnx.save(model, str(target))
-
-
-def file_digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes, as a twin records its network's."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def twin_path(path: Path) -> Path:
-    """Where `vision` looks for a network's twin: `search.onnx` -> `search_x2.onnx`."""
-    return path.with_name(f"{path.stem}_x2{path.suffix}")
 
 
 def main(argv: list[str] | None = None) -> None:
