@@ -46,7 +46,9 @@ def _blank_network(onnx_model) -> nn.Module:
         ops = {node.op_type for node in onnx_model.graph.node}
         # The head is the one 2-D weight (7 x features).
         head = next(t for t in onnx_model.graph.initializer if len(t.dims) == 2)
-        return FaceReader(contrast="ReduceMean" in ops, grid=head_grid(max(head.dims)))
+        # The widest convolution is the last, 128 channels a `wide`.
+        wide = max(t.dims[0] for t in onnx_model.graph.initializer if len(t.dims) == 4) // 128
+        return FaceReader(contrast="ReduceMean" in ops, grid=head_grid(max(head.dims), wide=wide), wide=wide)
     if "input_side" in meta:
         return DiceDetector(deep=_deep_in(onnx_model))
     raise RestoreError("the file is neither a dicecam detector nor a reader (no crop_size or input_side metadata)")

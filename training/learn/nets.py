@@ -240,24 +240,28 @@ class FaceReader(nn.Module):
     (1: one average over the crop). A face's value is where its pips lie as much as how
     many there are; with a 3 x 3 layout the head sees the middle row a 6 has and a 4 lacks
     (though a tune with it read the orange 6s no better: R169 in models/HISTORY.md).
+    `wide`: its 12 px and 6 px layers that many times as wide (the full-resolution layers,
+    which cost the most, stay), room to tell wide-set pips and small dice apart.
     """
 
-    def __init__(self, *, contrast: bool = False, grid: int = 1) -> None:
+    def __init__(self, *, contrast: bool = False, grid: int = 1, wide: int = 1) -> None:
         super().__init__()
         if grid < 1:
             raise ValueError(f"the reader's layout grid must be at least 1, got {grid}")
+        if wide < 1:
+            raise ValueError(f"the reader's width must be at least 1, got {wide}")
         self.contrast = CropContrast() if contrast else nn.Identity()
         self.features = nn.Sequential(
             conv_bn(3, 16),                 # 48: full resolution first, for small dark pips
             conv_bn(16, 32, s=2),           # 24
             conv_bn(32, 32),
-            conv_bn(32, 64, s=2),           # 12
-            conv_bn(64, 64),
-            conv_bn(64, 128, s=2),          # 6
-            conv_bn(128, 128),
+            conv_bn(32, 64 * wide, s=2),    # 12
+            conv_bn(64 * wide, 64 * wide),
+            conv_bn(64 * wide, 128 * wide, s=2),  # 6
+            conv_bn(128 * wide, 128 * wide),
             nn.AdaptiveAvgPool2d(grid),
         )
-        self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * grid * grid, 7))
+        self.classify = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128 * wide * grid * grid, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.classify(self.features(self.contrast(x)))
@@ -267,23 +271,33 @@ class FaceReader(nn.Module):
 READER_HEAD = "classify.2.weight"
 
 
-def head_grid(features: int) -> int:
-    """The layout grid of a reader head that reads `features` inputs (128 channels a cell)."""
-    cells = features // 128
+#: The reader's last layer's weight, whose first dimension is its width (128 channels a `wide`).
+READER_LAST = "features.6.0.weight"
+
+
+def head_grid(features: int, *, wide: int = 1) -> int:
+    """The layout grid of a reader head that reads `features` inputs (128 x `wide` channels a cell)."""
+    channels = 128 * wide
+    cells = features // channels
     grid = math.isqrt(cells)
-    if grid * grid * 128 != features:
-        raise ValueError(f"a reader head reading {features} features is no square layout of 128 channels")
+    if grid * grid * channels != features:
+        raise ValueError(f"a reader head reading {features} features is no square layout of {channels} channels")
     return grid
+
+
+def reader_wide(state: dict[str, torch.Tensor]) -> int:
+    """How many times as wide as the first reader a reader's weights are (`FaceReader(wide=...)`)."""
+    return state[READER_LAST].shape[0] // 128
 
 
 def reader_grid(state: dict[str, torch.Tensor]) -> int:
     """The layout grid (`FaceReader(grid=...)`) a reader's weights were made for."""
-    return head_grid(state[READER_HEAD].shape[1])
+    return head_grid(state[READER_HEAD].shape[1], wide=reader_wide(state))
 
 
 def reader_of(state: dict[str, torch.Tensor]) -> FaceReader:
-    """A reader built for `state` (its contrast step and layout grid) with those weights loaded."""
-    model = FaceReader(contrast="contrast.on" in state, grid=reader_grid(state))
+    """A reader built for `state` (its contrast step, width and layout grid) with those weights loaded."""
+    model = FaceReader(contrast="contrast.on" in state, grid=reader_grid(state), wide=reader_wide(state))
     model.load_state_dict(state)
     return model
 

@@ -438,10 +438,11 @@ def train_reader(steps: int, *, batch: int, lr: float, synth_fraction: float, se
                  runs: Path = RUNS, contrast: bool = False, upright: bool = False, harsh: bool = False,
                  fresh_crops: bool = False, device: str = "cpu", workers: int = 1, hard_share: float = 0.08,
                  decoys_by_kind: bool = False, decoy_share: float = 0.0, crop_size: int = READER_SIZE,
-                 grid: int = 1, anchor: Path | None = None, anchor_weight: float = 1.0, far_share: float = 0.0,
-                 minutes: float | None = None, **stream: Unpack[StreamOptions]) -> FaceReader:
+                 grid: int = 1, wide: int = 1, anchor: Path | None = None, anchor_weight: float = 1.0,
+                 far_share: float = 0.0, minutes: float | None = None,
+                 **stream: Unpack[StreamOptions]) -> FaceReader:
     torch.manual_seed(seed)
-    model = FaceReader(contrast=contrast, grid=grid)
+    model = FaceReader(contrast=contrast, grid=grid, wide=wide)
     step = _reader_step
     if anchor is not None:
         held = reader_of(torch.load(anchor, map_location="cpu")).to(device).eval()
@@ -493,6 +494,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--reader-grid", type=int, default=1, metavar="G",
                    help="the reader's head reads its last features pooled to a G x G layout (default 1: one average; "
                         "with --init from a one-average reader it starts with the same logits)")
+    p.add_argument("--reader-wide", type=int, default=1, metavar="K",
+                   help="the reader's 12 px and 6 px layers K times as wide (default 1); with --init from a "
+                        "narrower reader it is grown so that it starts out reading as that one did (widen)")
     p.add_argument("--upright", action="store_true",
                    help="rendered scenes taken upright, tilted ones never given quarter turns (detector); "
                         "tilted dice kept the photo's way up, recorded in the reader file (reader)")
@@ -622,6 +626,7 @@ def main(argv: list[str] | None = None) -> None:
                           fresh_crops=args.fresh_crops, hard_share=args.hard_share, device=args.device,
                           workers=args.workers, decoys_by_kind=args.decoys_by_kind,
                           decoy_share=args.decoy_share, crop_size=args.crop_size, grid=args.reader_grid,
+                          wide=args.reader_wide,
                           anchor=args.anchor, anchor_weight=args.anchor_weight, far_share=args.far,
                           minutes=args.minutes, **stream)
         export_reader(rd, args.out / "reader.onnx", upright=args.upright, crop_size=args.crop_size)

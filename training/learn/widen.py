@@ -1,6 +1,7 @@
 """Grow a trained network wider without changing what it computes (Net2WiderNet).
 
     python -m dicecam.training.learn.widen runs/det72/detector.pt runs/det72-deep2/detector.pt --deep 2
+    python -m dicecam.training.learn.train reader --init runs/shipped/reader.pt --reader-wide 2 ...   # a reader
 
 A layer made k times wider holds k copies of each old channel: its weights and batch-norm
 statistics copied, and every layer that reads it splits each old input weight among the
@@ -58,8 +59,9 @@ def widen_state(old: dict[str, torch.Tensor], own: dict[str, torch.Tensor], *,
         if target is None or target.shape == tensor.shape:
             out[name] = tensor
             continue
-        # A 4-D weight reads channels along dimension 1 unless it is depthwise (one per group).
-        reads = name.endswith("weight") and tensor.dim() == 4 and tensor.shape[1] > 1
+        # A 4-D weight reads channels along dimension 1 unless it is depthwise (one per group);
+        # a 2-D one is a linear head reading the pooled channels.
+        reads = name.endswith("weight") and (tensor.dim() == 2 or (tensor.dim() == 4 and tensor.shape[1] > 1))
         out[name] = widened(tensor, target.shape, generator=generator, reads_channels=reads)
     return out
 
